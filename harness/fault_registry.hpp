@@ -1,0 +1,37 @@
+// The run-time view of every structure's fault catalogue (fault_catalogue.hpp),
+// filled by the registrations of whichever layers a binary links. Listing faults
+// (`./lfcheck faults`) reads it; it never holds a second copy of the texts.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "harness/fault_catalogue.hpp"
+
+namespace lfcheck {
+
+struct FaultListing {
+  std::string mechanism, name, breaks, real_bug, expected_layer;
+};
+
+inline std::vector<FaultListing>& fault_registry() {
+  static std::vector<FaultListing> all;
+  return all;
+}
+
+template <class E>
+void register_faults() {
+  auto& all = fault_registry();
+  const std::string mechanism = FaultTraits<E>::mechanism;
+  if (std::any_of(all.begin(), all.end(), [&](auto& f) { return f.mechanism == mechanism; }))
+    return;
+  for (const auto& f : FaultTraits<E>::catalogue)
+    all.push_back({mechanism, f.name, f.breaks, f.real_bug, f.expected_layer});
+}
+
+inline bool is_known_structure(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace lfcheck

@@ -1,0 +1,220 @@
+// lfcheck-model: runs the registered Relacy scenarios (./lfcheck model ...).
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "harness/cli.hpp"
+#include "harness/progress.hpp"
+#include "harness/report.hpp"
+#include "harness/model_registry.hpp"
+
+namespace lfcheck {
+namespace {
+
+constexpr const char* kHelp = R"(usage: lfcheck model [NAME] [options]
+
+Model-checks the Relacy scenarios of structure NAME (all structures if omitted).
+A scenario passes only if Relacy reports success for every scheduler run.
+
+options:
+  --scheduler S     random | bound | full | default (default: random, then
+                    bound; full too for scenarios that declare it finishes)
+  --iterations N    random-scheduler iterations (default 100000)
+  --bound K         context bound for the exhaustive bound search (default 2)
+  --scenario NAME   only this scenario
+  --fault F         run the variant with seeded fault F (see ./lfcheck faults);
+                    a fault is caught when any run fails (exit 1)
+  --json FILE       write {"runs":[...]} (DESIGN §6)
+  --junit FILE      write JUnit XML
+  --history         print Relacy's full history of a failure (default: on)
+  --first-failure   stop at the first failing run
+  --quiet           no progress line
+  --list            list scenarios and exit
+  --list-faults     list seeded faults and exit
+  --help            this text
+
+exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error
+)";
+
+struct Options {
+  std::string structure, scenario, scheduler = "default", fault, json, junit;
+  std::uint64_t iterations = 100000;
+  unsigned bound = 2;
+  bool quiet = false, list = false, list_faults = false, first_failure = false;
+};
+
+std::set<std::string> structures() {
+  std::set<std::string> names;
+  for (auto& e : model_registry()) names.insert(e.structure);
+  return names;
+}
+
+// Runs one scenario under one scheduler; returns its record.
+RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Options& o,
+                  bool show_progress) {
+  rl::test_params params;
+  rl::ostringstream out;  // raw allocator: Relacy writes it from inside the simulation
+  ProgressLine progress(e.structure + "/" + e.scenario + " " + scheduler, show_progress);
+  ProgressStream progress_stream(progress);
+  params.output_stream = &out;
+  params.progress_stream = &progress_stream;
+  params.iteration_count = o.iterations;
+  if (scheduler == "random") {
+    params.search_type = rl::random_scheduler_type;
+  } else if (scheduler == "bound") {
+    params.search_type = rl::fair_context_bound_scheduler_type;
+    params.context_bound = o.bound;
+  } else {
+    params.search_type = rl::fair_full_search_scheduler_type;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  e.run(params, o.fault);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.finish();
+
+  const bool passed = params.test_result == rl::test_result_success;
+  // Exhaustive: the scheduler enumerated its whole space (bound: every schedule with
+  // at most K preemptions). A failing run stops early and so is not exhaustive.
+  const bool exhaustive = scheduler != "random" && passed;
+  // Relacy counts from 0: stop_iteration is the last iteration run (the failing one).
+  const std::uint64_t iterations = passed ? params.stop_iteration : params.stop_iteration + 1;
+  RunRecord r;
+  r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
+  r.num("iterations", iterations).boolean("exhaustive", exhaustive);
+  if (scheduler == "bound") r.num("bound", o.bound);
+  r.str("verdict", passed ? "pass" : "fail").real("seconds", seconds);
+  if (!o.fault.empty()) r.str("fault", o.fault);
+  r.passed = passed;
+  if (!passed) {
+    r.failure = rl::test_result_str(params.test_result);
+    r.str("failure", r.failure);
+    const auto text = out.str();
+    r.details.assign(text.begin(), text.end());
+  }
+  return r;
+}
+
+int main_impl(int argc, char** argv) {
+  Options o;
+  cli::Parser p("lfcheck model");
+  bool help = false;
+  p.flag("--help", [&] { help = true; });
+  p.flag("--quiet", [&] { o.quiet = true; });
+  p.flag("--list", [&] { o.list = true; });
+  p.flag("--list-faults", [&] { o.list_faults = true; });
+  p.flag("--history", [] {});
+  p.flag("--first-failure", [&] { o.first_failure = true; });
+  p.option("--scheduler", [&](std::string_view v) {
+    if (v != "random" && v != "bound" && v != "full" && v != "default")
+      cli::usage_error(p.program(), "--scheduler is random, bound, full or default, not '" +
+                                        std::string(v) + "'");
+    o.scheduler = v;
+  });
+  p.option("--iterations", [&](std::string_view v) {
+    o.iterations = cli::parse_number(p.program(), "--iterations", v, 1, 1'000'000'000'000ull);
+  });
+  p.option("--bound", [&](std::string_view v) {
+    o.bound = static_cast<unsigned>(cli::parse_number(p.program(), "--bound", v, 1, 20));
+  });
+  p.option("--scenario", [&](std::string_view v) { o.scenario = v; });
+  p.option("--fault", [&](std::string_view v) { o.fault = v; });
+  p.option("--json", [&](std::string_view v) { o.json = v; });
+  p.option("--junit", [&](std::string_view v) { o.junit = v; });
+  auto positional = p.parse(argc, argv);
+  if (help) {
+    std::fputs(kHelp, stdout);
+    return cli::kPass;
+  }
+  if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
+  const auto names = structures();
+  if (!positional.empty()) {
+    o.structure = positional[0];
+    if (!names.count(o.structure)) {
+      std::string known;
+      for (auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      cli::usage_error(p.program(), "unknown structure '" + o.structure + "' (known: " + known + ")");
+    }
+  }
+
+  if (o.list_faults) {
+    for (auto& f : fault_registry())
+      if (o.structure.empty() || f.mechanism == o.structure)
+        std::printf("%s  [%s, caught by: %s] %s%s%s\n", f.name.c_str(), f.mechanism.c_str(),
+                    f.expected_layer.c_str(), f.breaks.c_str(), f.real_bug.empty() ? "" : " — re-creates: ",
+                    f.real_bug.c_str());
+    return cli::kPass;
+  }
+
+  std::vector<const ModelEntry*> selected;
+  for (auto& e : model_registry())
+    if ((o.structure.empty() || e.structure == o.structure) &&
+        (o.scenario.empty() || e.scenario == o.scenario))
+      selected.push_back(&e);
+  if (selected.empty()) cli::usage_error(p.program(), "no scenario named '" + o.scenario + "'");
+
+  if (o.list) {
+    for (auto* e : selected)
+      std::printf("%s/%s  %u threads%s  %s\n", e->structure.c_str(), e->scenario.c_str(),
+                  e->threads, e->full_search ? ", full search" : "", e->description.c_str());
+    return cli::kPass;
+  }
+
+  if (!o.fault.empty()) {
+    // The fault must belong to a selected structure.
+    bool known = false;
+    for (auto& f : fault_registry())
+      if ((o.structure.empty() || f.mechanism == o.structure) &&
+          (f.name == o.fault || std::string(fault_short_name(f.name)) == o.fault))
+        known = true;
+    if (!known) cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+  }
+
+  const bool show_progress = !o.quiet;
+  std::vector<RunRecord> runs;
+  bool all_passed = true;
+  for (auto* e : selected) {
+    std::vector<std::string> schedulers;
+    if (o.scheduler == "default") {
+      schedulers = {"random", "bound"};
+      if (e->full_search) schedulers.push_back("full");
+    } else {
+      schedulers = {o.scheduler};
+    }
+    for (auto& s : schedulers) {
+      RunRecord r = run_one(*e, s, o, show_progress);
+      if (!r.passed) {
+        all_passed = false;
+        std::printf("\n=== %s/%s (%s scheduler%s) FAILED: %s at iteration %s ===\n%s\n",
+                    e->structure.c_str(), e->scenario.c_str(), s.c_str(),
+                    o.fault.empty() ? "" : (", fault " + o.fault).c_str(), r.failure.c_str(),
+                    r.get("iterations").c_str(), r.details.c_str());
+      }
+      runs.push_back(std::move(r));
+      std::fflush(stdout);
+      if (!all_passed && o.first_failure) break;
+    }
+    if (!all_passed && o.first_failure) break;
+  }
+
+  std::printf("\n");
+  print_table(stdout, runs, {"structure", "scenario", "scheduler", "iterations", "exhaustive", "verdict", "seconds", "failure"});
+  std::size_t failed = 0;
+  for (auto& r : runs) failed += !r.passed;
+  std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s\n", runs.size(), runs.size() - failed,
+              failed, o.fault.empty() ? "" : (" (fault " + o.fault + ")").c_str());
+  if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
+  if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.model", runs, {"scenario", "scheduler"}))
+    return cli::kUsage;
+  return all_passed ? cli::kPass : cli::kCheckFailed;
+}
+
+}  // namespace
+}  // namespace lfcheck
+
+int main(int argc, char** argv) { return lfcheck::main_impl(argc, argv); }

@@ -1,0 +1,225 @@
+// lfcheck-stress: runs the registered stress workloads on real threads
+// (./lfcheck stress ...). Built three times: plain, under TSan, under ASan+UBSan.
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <set>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "harness/cli.hpp"
+#include "harness/report.hpp"
+#include "harness/sanitizer.hpp"
+#include "harness/stress_registry.hpp"
+
+namespace lfcheck {
+namespace {
+
+constexpr const char* kHelp = R"(usage: lfcheck stress [NAME] [options]
+
+Runs the stress workload of structure NAME (all if omitted) on real threads,
+built with ThreadSanitizer (or ASan+UBSan with --sanitizer address). The seed is
+printed first; a failure prints the line that replays it.
+
+options:
+  --threads N       threads (default 4)
+  --ops N           operation budget per workload (default 2000000 if no --duration)
+  --duration S      run each workload for S seconds instead
+  --seed S          seed (default: random, printed)
+  --fault F         run the variant with seeded fault F
+  --json FILE       write {"runs":[...]} (DESIGN §6)
+  --junit FILE      write JUnit XML
+  --quiet           no progress line
+  --list            list workloads and exit
+  --help            this text
+  (--sanitizer is handled by ./lfcheck, which picks the binary)
+
+exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error
+)";
+
+struct Options {
+  std::string structure, fault, json, junit;
+  StressOptions run;
+  bool list = false, seed_given = false;
+};
+
+// What the death handler needs to report a run the sanitizer or a signal ends.
+struct CurrentRun {
+  const Options* options = nullptr;
+  const StressEntry* entry = nullptr;
+  std::chrono::steady_clock::time_point start;
+  std::vector<RunRecord>* finished = nullptr;
+} current;
+
+std::string replay_line(const Options& o, const std::string& structure) {
+  std::string line = "./lfcheck stress " + structure + " --threads " + std::to_string(o.run.threads);
+  if (o.run.ops) line += " --ops " + std::to_string(o.run.ops);
+  else {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", o.run.duration);
+    line += std::string(" --duration ") + buf;
+  }
+  line += " --seed " + std::to_string(o.run.seed);
+  if (!o.fault.empty()) line += " --fault " + o.fault;
+  if (std::strcmp(kSanitizerName, "address") == 0) line += " --sanitizer address";
+  if (std::strcmp(kSanitizerName, "none") == 0) line += " --sanitizer none";
+  return line;
+}
+
+RunRecord record(const Options& o, const StressEntry& e, std::uint64_t ops, double seconds,
+                 const std::string& failure) {
+  RunRecord r;
+  r.str("structure", e.structure).str("workload", e.workload).num("threads", o.run.threads);
+  r.num("seed", o.run.seed).num("ops", ops).real("seconds", seconds);
+  r.str("verdict", failure.empty() ? "pass" : "fail").str("sanitizer", kSanitizerName);
+  if (!o.fault.empty()) r.str("fault", o.fault);
+  r.passed = failure.empty();
+  if (!r.passed) {
+    r.failure = failure;
+    r.str("failure", failure);
+    r.str("replay", replay_line(o, e.structure));
+  }
+  return r;
+}
+
+// Called by the sanitizer runtime before it exits on a report (and by our
+// signal handler in plain builds): the run is recorded as failed, with its replay.
+void on_death() {
+  if (!current.options || !current.entry) return;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - current.start).count();
+  const std::string failure = std::string(kSanitizerReportKind);
+  std::fprintf(stderr, "\nlfcheck stress: %s/%s FAILED (%s, see the report above)\nreplay: %s\n",
+               current.entry->structure.c_str(), current.entry->workload.c_str(), failure.c_str(),
+               replay_line(*current.options, current.entry->structure).c_str());
+  auto runs = *current.finished;
+  runs.push_back(record(*current.options, *current.entry, 0, seconds, failure));
+  if (!current.options->json.empty()) write_runs_json(current.options->json, runs);
+  if (!current.options->junit.empty())
+    write_junit(current.options->junit, "lfcheck.stress", runs, {"workload"});
+}
+
+void on_signal(int sig) {
+  std::signal(sig, SIG_DFL);
+  std::fprintf(stderr, "\nlfcheck stress: signal %d\n", sig);
+  on_death();
+  _exit(cli::kCheckFailed);
+}
+
+int main_impl(int argc, char** argv) {
+  Options o;
+  cli::Parser p("lfcheck stress");
+  bool help = false;
+  p.flag("--help", [&] { help = true; });
+  p.flag("--quiet", [&] { o.run.progress = false; });
+  p.flag("--list", [&] { o.list = true; });
+  p.option("--threads", [&](std::string_view v) {
+    o.run.threads = static_cast<unsigned>(cli::parse_number(p.program(), "--threads", v, 1, 256));
+  });
+  p.option("--ops", [&](std::string_view v) {
+    o.run.ops = cli::parse_number(p.program(), "--ops", v, 1, 1'000'000'000'000'000ull);
+  });
+  p.option("--duration", [&](std::string_view v) {
+    o.run.duration = cli::parse_seconds(p.program(), "--duration", v);
+  });
+  p.option("--seed", [&](std::string_view v) {
+    o.run.seed = cli::parse_number(p.program(), "--seed", v, 0, UINT64_MAX);
+    o.seed_given = true;
+  });
+  p.option("--fault", [&](std::string_view v) { o.fault = v; });
+  p.option("--json", [&](std::string_view v) { o.json = v; });
+  p.option("--junit", [&](std::string_view v) { o.junit = v; });
+  auto positional = p.parse(argc, argv);
+  if (help) {
+    std::fputs(kHelp, stdout);
+    return cli::kPass;
+  }
+  if (o.run.ops && o.run.duration > 0) cli::usage_error(p.program(), "give --ops or --duration, not both");
+  if (!o.run.ops && o.run.duration <= 0) o.run.ops = 2'000'000;
+  if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
+
+  std::set<std::string> names;
+  for (auto& e : stress_registry()) names.insert(e.structure);
+  if (!positional.empty() && !names.count(positional[0])) {
+    std::string known;
+    for (auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    cli::usage_error(p.program(), "unknown structure '" + positional[0] + "' (known: " + known + ")");
+  }
+  if (!positional.empty()) o.structure = positional[0];
+
+  std::vector<const StressEntry*> selected;
+  for (auto& e : stress_registry())
+    if (o.structure.empty() || e.structure == o.structure) selected.push_back(&e);
+  if (o.list) {
+    for (auto* e : selected)
+      std::printf("%s/%s  %s\n", e->structure.c_str(), e->workload.c_str(), e->description.c_str());
+    return cli::kPass;
+  }
+  if (!o.fault.empty()) {
+    bool known = false;
+    for (auto& f : fault_registry())
+      if ((o.structure.empty() || f.mechanism == o.structure) &&
+          (f.name == o.fault || std::string(fault_short_name(f.name)) == o.fault))
+        known = true;
+    if (!known) cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+  }
+
+  if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
+  // The seed first, before anything can go wrong.
+  std::printf("seed: %llu\n", static_cast<unsigned long long>(o.run.seed));
+  std::fflush(stdout);
+
+  std::vector<RunRecord> runs;
+  current.options = &o;
+  current.finished = &runs;
+  install_death_callback(&on_death);
+  if (std::strcmp(kSanitizerName, "none") == 0) {
+    std::signal(SIGSEGV, on_signal);
+    std::signal(SIGABRT, on_signal);
+    std::signal(SIGBUS, on_signal);
+  }
+
+  bool all_passed = true;
+  for (auto* e : selected) {
+    if (!o.fault.empty()) {
+      // With a fault, only the structure that owns it runs.
+      bool owns = false;
+      for (auto& f : fault_registry())
+        if (f.mechanism == e->structure && (f.name == o.fault || std::string(fault_short_name(f.name)) == o.fault))
+          owns = true;
+      if (!owns) continue;
+    }
+    current.entry = e;
+    current.start = std::chrono::steady_clock::now();
+    StressRun run(o.run, "stress " + e->structure + "/" + e->workload);
+    e->run(run, o.fault);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - current.start).count();
+    RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
+    current.entry = nullptr;
+    std::printf("%s/%s: %s  %llu ops  %.2fs  %.0f ops/s  (%u threads, %s)\n", e->structure.c_str(),
+                e->workload.c_str(), r.passed ? "pass" : "FAIL",
+                static_cast<unsigned long long>(run.ops_done()), seconds,
+                seconds > 0 ? run.ops_done() / seconds : 0.0, o.run.threads, kSanitizerName);
+    if (!r.passed) {
+      all_passed = false;
+      std::printf("  failure: %s\n  replay: %s\n", r.failure.c_str(), r.get("replay").c_str());
+    }
+    runs.push_back(std::move(r));
+    std::fflush(stdout);
+  }
+  std::size_t failed = 0;
+  for (auto& r : runs) failed += !r.passed;
+  std::printf("stress: %zu runs, %zu passed, %zu failed\n", runs.size(), runs.size() - failed, failed);
+  if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
+  if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.stress", runs, {"workload"})) return cli::kUsage;
+  return all_passed ? cli::kPass : cli::kCheckFailed;
+}
+
+}  // namespace
+}  // namespace lfcheck
+
+int main(int argc, char** argv) { return lfcheck::main_impl(argc, argv); }

@@ -1,0 +1,205 @@
+// RelacySync — the model-checking synchronization policy (Relacy Race Detector).
+//
+// Same names as StdSync (std_sync.hpp); each maps onto Relacy so that the checker
+// sees every shared access of a structure:
+//
+//   atomic<T>       rl::atomic<T>: explored under the C++ memory model (bounded:
+//                   a load reads at most 2 stores back, 1 under exhaustive search;
+//                   no load buffering)
+//   cell<T>         rl::var<T>: unsynchronized concurrent access is a DATA RACE
+//   fence           rl::atomic_thread_fence
+//   spin_hint/yield rl::yield — a spin loop that never yields is a livelock
+//   mutex, condvar  rl::mutex, rl::condition_variable: deadlocks and lost
+//                   wake-ups (every thread blocked) are reported
+//   create/destroy  new/delete through Relacy's allocator: leaks, double free and
+//                   use of freed memory are reported
+//   location        file, line and function of the *caller*, taken by the default
+//                   argument of every operation, so histories name structures/ lines
+//
+// Debian 12's relacy-dev: relacy_std.hpp does not build with GCC 12, so this
+// includes relacy.hpp and then removes the macros it defines (new, delete,
+// malloc, free, memory_order_*, assert, ...) so the rest of the code base stays
+// ordinary C++. Standard headers come first, as Relacy requires.
+// Models must be compiled with -fno-sized-deallocation and -fno-lifetime-dse
+// (see cmake/LfcheckFlags.cmake for why).
+#pragma once
+
+// Standard headers first (Relacy's rule): everything StdSync and the harness use.
+#include <cassert>
+#include <cstddef>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "sync/std_sync.hpp"
+
+#include <relacy/relacy.hpp>
+
+#undef new
+#undef delete
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+#undef memory_order_relaxed
+#undef memory_order_consume
+#undef memory_order_acquire
+#undef memory_order_release
+#undef memory_order_acq_rel
+#undef memory_order_seq_cst
+#undef VAR
+#undef VAR_T
+#undef TLS_T
+// Give back the standard assert and errno that relacy.hpp replaced.
+#undef assert
+#include <cassert>
+#undef errno
+#define errno (*__errno_location())
+
+namespace lfcheck {
+
+struct RelacySync {
+  static constexpr const char* backend_name = "relacy";
+
+  struct location {
+    const char* file;
+    unsigned line;
+    const char* function;
+    static constexpr location current(const char* file = __builtin_FILE(),
+                                      unsigned line = __builtin_LINE(),
+                                      const char* function = __builtin_FUNCTION()) noexcept {
+      return {file, line, function};
+    }
+    rl::debug_info info() const { return rl::debug_info(function, file, line); }
+  };
+
+  static rl::memory_order order(std::memory_order mo) {
+    switch (mo) {
+      case std::memory_order_relaxed: return rl::mo_relaxed;
+      case std::memory_order_consume: return rl::mo_consume;
+      case std::memory_order_acquire: return rl::mo_acquire;
+      case std::memory_order_release: return rl::mo_release;
+      case std::memory_order_acq_rel: return rl::mo_acq_rel;
+      case std::memory_order_seq_cst: return rl::mo_seq_cst;
+    }
+    return rl::mo_seq_cst;
+  }
+
+  template <class T>
+  class atomic {
+   public:
+    atomic() : v_(T()) {}
+    explicit atomic(T initial) : v_(initial) {}
+    atomic(const atomic&) = delete;
+    atomic& operator=(const atomic&) = delete;
+
+    T load(std::memory_order mo, location loc = location::current()) const {
+      return v_.load(order(mo), loc.info());
+    }
+    void store(T value, std::memory_order mo, location loc = location::current()) {
+      v_.store(value, order(mo), loc.info());
+    }
+    T exchange(T value, std::memory_order mo, location loc = location::current()) {
+      return v_.exchange(value, order(mo), loc.info());
+    }
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                               std::memory_order failure, location loc = location::current()) {
+      return v_.compare_exchange_weak(expected, desired, order(success), loc.info(), order(failure),
+                                      loc.info());
+    }
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
+                                 std::memory_order failure, location loc = location::current()) {
+      return v_.compare_exchange_strong(expected, desired, order(success), loc.info(),
+                                        order(failure), loc.info());
+    }
+    T fetch_add(T delta, std::memory_order mo, location loc = location::current()) {
+      return v_.fetch_add(delta, order(mo), loc.info());
+    }
+    T fetch_sub(T delta, std::memory_order mo, location loc = location::current()) {
+      return v_.fetch_sub(delta, order(mo), loc.info());
+    }
+    T fetch_or(T bits, std::memory_order mo, location loc = location::current()) {
+      return v_.fetch_or(bits, order(mo), loc.info());
+    }
+    T fetch_and(T bits, std::memory_order mo, location loc = location::current()) {
+      return v_.fetch_and(bits, order(mo), loc.info());
+    }
+
+   private:
+    rl::atomic<T> v_;
+  };
+
+  template <class T>
+  class cell {
+   public:
+    cell() : v_(T()) {}
+    explicit cell(T initial) : v_(initial) {}
+    T load(location loc = location::current()) const { return v_(loc.info()).load(); }
+    void store(T value, location loc = location::current()) { v_(loc.info()).store(value); }
+
+   private:
+    rl::var<T> v_;
+  };
+
+  static void fence(std::memory_order mo, location loc = location::current()) {
+    rl::atomic_thread_fence(order(mo), loc.info());
+  }
+  static void spin_hint(location loc = location::current()) { rl::yield(1, loc.info()); }
+  static void yield(location loc = location::current()) { rl::yield(1, loc.info()); }
+
+  class condvar;
+  class mutex {
+   public:
+    void lock(location loc = location::current()) { m_.lock(loc.info()); }
+    void unlock(location loc = location::current()) { m_.unlock(loc.info()); }
+
+   private:
+    friend class condvar;
+    rl::mutex m_;
+  };
+
+  class condvar {
+   public:
+    void wait(mutex& m, location loc = location::current()) { cv_.wait(m.m_, loc.info()); }
+    bool wait_for_ns(mutex& m, std::int64_t ns, location loc = location::current()) {
+      return cv_.wait_for(m.m_, ns, loc.info());
+    }
+    void notify_one(location loc = location::current()) { cv_.notify_one(loc.info()); }
+    void notify_all(location loc = location::current()) { cv_.notify_all(loc.info()); }
+
+   private:
+    rl::condition_variable cv_;
+  };
+
+  // Relacy replaces the global operator new/delete: inside a simulation every
+  // allocation goes through its allocator. new_proxy records the caller's line.
+  template <class T>
+  static T* create(location loc = location::current()) {
+    return rl::new_proxy(loc.info()) % new T();
+  }
+  template <class T>
+  static T* create_array(std::size_t n, location loc = location::current()) {
+    return rl::new_proxy(loc.info()) % new T[n]();
+  }
+  template <class T>
+  static void destroy(T* p, location loc = location::current()) {
+    rl::delete_proxy proxy(loc.info());
+    (void)proxy;
+    delete p;
+  }
+  template <class T>
+  static void destroy_array(T* p, location loc = location::current()) {
+    rl::delete_proxy proxy(loc.info());
+    (void)proxy;
+    delete[] p;
+  }
+
+  static void check(bool ok, const char* what, location loc = location::current()) {
+    if (!ok) rl::ctx().fail_test(what, rl::test_result_user_assert_failed, loc.info());
+  }
+
+  // Scenario randomness is a scheduling choice: exhaustive schedulers branch on it.
+  static unsigned random(unsigned limit) { return rl::rand(limit); }
+};
+
+}  // namespace lfcheck

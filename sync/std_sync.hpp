@@ -1,0 +1,198 @@
+// StdSync — the production synchronization policy.
+//
+// Every structure in structures/ is a template whose last policy parameter is a
+// Sync; StdSync is the default. It maps each name of the policy onto the standard
+// library with no cost beyond what the standard types already have:
+//
+//   atomic<T>       std::atomic<T> behind force-inlined forwarding members
+//   cell<T>         a plain T (load/store are ordinary reads and writes)
+//   fence, spin     std::atomic_thread_fence, the CPU's pause hint, thread yield
+//   mutex, condvar  std::mutex, std::condition_variable (park/unpark build on them)
+//   create/destroy  new/delete
+//   location        an empty struct: the caller's source location costs nothing
+//
+// RelacySync (relacy_sync.hpp) exposes exactly the same names; see that file for
+// what each one becomes inside the model checker. Memory orders are always passed
+// explicitly: no member has a defaulted std::memory_order.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#define LFCHECK_INLINE [[gnu::always_inline]] inline
+
+namespace lfcheck {
+
+struct StdSync {
+  static constexpr const char* backend_name = "std";
+
+  // The caller's source location. Zero-sized in production: the defaulted
+  // `location loc = location::current()` argument of every operation compiles away.
+  struct location {
+    static constexpr location current() noexcept { return {}; }
+  };
+
+  template <class T>
+  class atomic {
+   public:
+    constexpr atomic() noexcept : v_() {}
+    constexpr explicit atomic(T initial) noexcept : v_(initial) {}
+    atomic(const atomic&) = delete;
+    atomic& operator=(const atomic&) = delete;
+
+    LFCHECK_INLINE T load(std::memory_order mo, location = location::current()) const noexcept {
+      return v_.load(mo);
+    }
+    LFCHECK_INLINE void store(T value, std::memory_order mo,
+                              location = location::current()) noexcept {
+      v_.store(value, mo);
+    }
+    LFCHECK_INLINE T exchange(T value, std::memory_order mo,
+                              location = location::current()) noexcept {
+      return v_.exchange(value, mo);
+    }
+    LFCHECK_INLINE bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                                              std::memory_order failure,
+                                              location = location::current()) noexcept {
+      return v_.compare_exchange_weak(expected, desired, success, failure);
+    }
+    LFCHECK_INLINE bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
+                                                std::memory_order failure,
+                                                location = location::current()) noexcept {
+      return v_.compare_exchange_strong(expected, desired, success, failure);
+    }
+    LFCHECK_INLINE T fetch_add(T delta, std::memory_order mo,
+                               location = location::current()) noexcept {
+      return v_.fetch_add(delta, mo);
+    }
+    LFCHECK_INLINE T fetch_sub(T delta, std::memory_order mo,
+                               location = location::current()) noexcept {
+      return v_.fetch_sub(delta, mo);
+    }
+    LFCHECK_INLINE T fetch_or(T bits, std::memory_order mo,
+                              location = location::current()) noexcept {
+      return v_.fetch_or(bits, mo);
+    }
+    LFCHECK_INLINE T fetch_and(T bits, std::memory_order mo,
+                               location = location::current()) noexcept {
+      return v_.fetch_and(bits, mo);
+    }
+
+   private:
+    std::atomic<T> v_;
+  };
+
+  // Plain shared data. Under RelacySync this is rl::var<T>, so the model checker
+  // reports unsynchronized accesses; here it is just a T.
+  template <class T>
+  class cell {
+   public:
+    constexpr cell() noexcept : v_() {}
+    constexpr explicit cell(T initial) noexcept : v_(initial) {}
+    LFCHECK_INLINE T load(location = location::current()) const noexcept { return v_; }
+    LFCHECK_INLINE void store(T value, location = location::current()) noexcept { v_ = value; }
+
+   private:
+    T v_;
+  };
+
+  LFCHECK_INLINE static void fence(std::memory_order mo, location = location::current()) noexcept {
+    std::atomic_thread_fence(mo);
+  }
+
+  // One iteration of a spin or retry loop. Every such loop must call this: under
+  // RelacySync it is rl::yield, which keeps the fair schedulers from reporting a
+  // livelock on correct code (and lets them report one on a stuck transient state).
+  LFCHECK_INLINE static void spin_hint(location = location::current()) noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+  }
+  LFCHECK_INLINE static void yield(location = location::current()) noexcept {
+    std::this_thread::yield();
+  }
+
+  class condvar;
+  class mutex {
+   public:
+    void lock(location = location::current()) { m_.lock(); }
+    void unlock(location = location::current()) { m_.unlock(); }
+
+   private:
+    friend class condvar;
+    std::mutex m_;
+  };
+
+  // Waits are always used in a re-check loop by the caller (spurious wake-ups are
+  // allowed in both backends).
+  class condvar {
+   public:
+    void wait(mutex& m, location = location::current()) {
+      std::unique_lock<std::mutex> lock(m.m_, std::adopt_lock);
+      cv_.wait(lock);
+      lock.release();  // the caller still holds m
+    }
+    // Returns false on timeout. Under RelacySync a timed wait may time out at any
+    // point the scheduler chooses.
+    bool wait_for_ns(mutex& m, std::int64_t ns, location = location::current()) {
+      std::unique_lock<std::mutex> lock(m.m_, std::adopt_lock);
+      const bool woken = cv_.wait_for(lock, std::chrono::nanoseconds(ns)) == std::cv_status::no_timeout;
+      lock.release();
+      return woken;
+    }
+    void notify_one(location = location::current()) { cv_.notify_one(); }
+    void notify_all(location = location::current()) { cv_.notify_all(); }
+
+   private:
+    std::condition_variable cv_;
+  };
+
+  template <class T>
+  static T* create(location = location::current()) {
+    return new T();
+  }
+  template <class T>
+  static T* create_array(std::size_t n, location = location::current()) {
+    return new T[n]();
+  }
+  template <class T>
+  static void destroy(T* p, location = location::current()) noexcept {
+    delete p;
+  }
+  template <class T>
+  static void destroy_array(T* p, location = location::current()) noexcept {
+    delete[] p;
+  }
+
+  // A failed check inside a structure or scenario. Models turn this into a Relacy
+  // assertion failure (with history); real-thread runs print and abort so the
+  // stress runner's death handler records the failure.
+  static void check(bool ok, const char* what, location = location::current()) {
+    if (!ok) [[unlikely]] {
+      std::fprintf(stderr, "lfcheck: ASSERT failed: %s\n", what);
+      std::abort();
+    }
+  }
+
+  // Scenario randomness: per-thread, seeded by the runner.
+  static unsigned random(unsigned limit) {
+    return static_cast<unsigned>(random_engine()() % limit);
+  }
+  static std::mt19937_64& random_engine() {
+    thread_local std::mt19937_64 engine{0x5eedu};
+    return engine;
+  }
+};
+
+}  // namespace lfcheck

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# check_faults_caught.sh LAYER STRUCTURE BINARY [MODEL_BINARY]
+# Asserts that every seeded fault of STRUCTURE that LAYER must catch is caught:
+#   model:  every fault (the model layer is expected to catch them all); the run
+#           exits 1 and the Relacy history names a line in structures/.
+#   props:  the faults whose catalogue entry names "props"; the gtest binary fails
+#           and prints RapidCheck's reproduce line.
+#   stress: the faults whose catalogue entry names "stress"; exit 1 + replay line.
+# The fault list comes from the catalogue (lfcheck-model --list-faults): no copy here.
+set -u
+layer=$1 structure=$2 binary=$3 model=${4:-$3}
+faults=$("$model" "$structure" --list-faults) || { echo "cannot list faults"; exit 1; }
+failed=0 checked=0
+while IFS= read -r line; do
+  [ -n "$line" ] || continue
+  name=${line%% *}
+  layers=${line#*caught by: }; layers=${layers%%]*}
+  if [ "$layer" != model ] && [[ ",$layers," != *",$layer,"* ]]; then continue; fi
+  checked=$((checked + 1))
+  start=$(date +%s%N)
+  case $layer in
+    model)  out=$("$binary" "$structure" --fault "$name" --quiet --first-failure 2>&1); rc=$?
+            want='structures/[^ ]*\.hpp\([0-9]+\)' ;;
+    props)  out=$(LFCHECK_FAULT=$name "$binary" --gtest_filter="$structure.*" 2>&1); rc=$?
+            want='RC_PARAMS|reproduce'
+            [ $rc -ne 0 ] && rc=1 ;;
+    stress) out=$("$binary" "$structure" --fault "$name" --ops 400000 --quiet 2>&1); rc=$?
+            want='replay: \./lfcheck stress' ;;
+  esac
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  if [ $rc -ne 1 ]; then
+    echo "NOT CAUGHT: $name ($layer exit $rc)"; echo "$out" | tail -20; failed=$((failed + 1))
+  elif ! echo "$out" | grep -Eq "$want"; then
+    echo "CAUGHT BUT UNREADABLE: $name ($layer output lacks /$want/)"; echo "$out" | tail -20
+    failed=$((failed + 1))
+  else
+    where=$(echo "$out" | grep -Eo "$want" | head -1)
+    printf 'caught: %-36s by %s in %d ms  (%s)\n' "$name" "$layer" "$ms" "$where"
+  fi
+done <<< "$faults"
+echo "$layer layer: $checked faults checked, $((checked - failed)) caught, $failed missed"
+if [ $checked -eq 0 ]; then echo "no fault of $structure names the $layer layer: nothing to check"; exit 1; fi
+[ $failed -eq 0 ]

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# cli_contract.sh LFCHECK BUILD_DIR — the command-line contract of DESIGN §6:
+# --help works everywhere (exit 0), bad input is one line on stderr and exit 2,
+# and the JSON outputs have the documented fields. Uses the already-built tree.
+set -u
+lfcheck=$1
+export LFCHECK_BUILD_DIR=$2 LFCHECK_SKIP_SETUP=1
+failed=0
+expect() {  # expect STATUS DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >/tmp/lfcheck-cli.out 2>/tmp/lfcheck-cli.err
+  local rc=$?
+  if [ $rc -ne "$want" ]; then
+    echo "FAIL: $what: exit $rc, want $want"; cat /tmp/lfcheck-cli.out /tmp/lfcheck-cli.err | tail -5
+    failed=$((failed + 1))
+  else
+    echo "ok:   $what (exit $rc)"
+  fi
+}
+expect 0 "lfcheck --help" -- "$lfcheck" --help
+expect 2 "no command" -- "$lfcheck"
+expect 2 "unknown command" -- "$lfcheck" frobnicate
+for c in run test model stress props faults; do
+  expect 0 "$c --help" -- "$lfcheck" $c --help
+done
+expect 2 "model: unknown structure" -- "$lfcheck" model nosuch
+expect 2 "model: bad number" -- "$lfcheck" model treiber --iterations 12x
+expect 2 "model: zero iterations" -- "$lfcheck" model treiber --iterations 0
+expect 2 "model: bad scheduler" -- "$lfcheck" model treiber --scheduler dfs
+expect 2 "model: unknown fault" -- "$lfcheck" model treiber --fault nosuch
+expect 2 "model: unknown option" -- "$lfcheck" model --frob
+expect 2 "model: missing value" -- "$lfcheck" model treiber --bound
+expect 2 "stress: threads 0" -- "$lfcheck" stress treiber --threads 0
+expect 2 "stress: ops and duration" -- "$lfcheck" stress treiber --ops 10 --duration 1
+expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
+expect 2 "stress: unknown structure" -- "$lfcheck" stress nosuch
+expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
+expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
+expect 0 "faults treiber" -- "$lfcheck" faults treiber
+grep -q '^treiber\.no_aba_tag ' /tmp/lfcheck-cli.out || { echo "FAIL: faults output lacks treiber.no_aba_tag"; failed=$((failed + 1)); }
+
+# JSON of a short model run and a short stress run: the documented fields.
+json=$(mktemp)
+expect 0 "model json" -- "$lfcheck" model treiber --scenario push_vs_pop --scheduler random --iterations 1000 --quiet --json "$json"
+for k in structure scenario scheduler iterations exhaustive verdict seconds; do
+  grep -q "\"$k\":" "$json" || { echo "FAIL: model JSON lacks $k"; failed=$((failed + 1)); }
+done
+grep -q '"iterations":1000' "$json" || { echo "FAIL: model JSON does not report the 1000 iterations run"; failed=$((failed + 1)); }
+expect 0 "stress json (no sanitizer)" -- "$lfcheck" stress treiber --sanitizer none --ops 20000 --seed 7 --quiet --json "$json"
+head -1 /tmp/lfcheck-cli.out | grep -q '^seed: 7$' || { echo "FAIL: stress does not print its seed first"; failed=$((failed + 1)); }
+for k in structure workload threads seed ops seconds verdict; do
+  grep -q "\"$k\":" "$json" || { echo "FAIL: stress JSON lacks $k"; failed=$((failed + 1)); }
+done
+expect 1 "stress fault exits 1 with replay line" -- "$lfcheck" stress treiber --sanitizer none --fault take_all_drops_last --ops 20000 --seed 7 --quiet --json "$json"
+grep -q 'replay: ./lfcheck stress treiber .*--seed 7' /tmp/lfcheck-cli.out || { echo "FAIL: no replay line"; failed=$((failed + 1)); }
+grep -q '"verdict":"fail"' "$json" || { echo "FAIL: failing stress JSON lacks verdict fail"; failed=$((failed + 1)); }
+rm -f "$json"
+echo "cli contract: $failed failed"
+[ $failed -eq 0 ]
