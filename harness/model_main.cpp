@@ -8,8 +8,15 @@
 #include <unistd.h>
 #include <vector>
 
+#include <cstdlib>
+#include <fstream>
+#include <sys/stat.h>
+
 #include "harness/cli.hpp"
+#include "harness/failure_views.hpp"
+#include "harness/history.hpp"
 #include "harness/progress.hpp"
+#include "harness/replay_file.hpp"
 #include "harness/report.hpp"
 #include "harness/model_registry.hpp"
 
@@ -31,7 +38,11 @@ options:
                     a fault is caught when any run fails (exit 1)
   --json FILE       write {"runs":[...]} (DESIGN §6)
   --junit FILE      write JUnit XML
-  --history         print Relacy's full history of a failure (default: on)
+  --artifacts DIR   where a failure's table, trace (Chrome/Perfetto JSON), Relacy
+                    history and replay file go (default: $LFCHECK_ARTIFACTS or
+                    ${TMPDIR:-/tmp}/lfcheck-artifacts)
+  --replay FILE     re-run exactly the execution recorded in a replay file
+  --history         also print Relacy's raw execution history of a failure
   --first-failure   stop at the first failing run
   --quiet           no progress line
   --list            list scenarios and exit
@@ -42,11 +53,76 @@ exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage erro
 )";
 
 struct Options {
-  std::string structure, scenario, scheduler = "default", fault, json, junit;
+  std::string structure, scenario, scheduler = "default", fault, json, junit, artifacts, replay;
   std::uint64_t iterations = 100000;
   unsigned bound = 2;
-  bool quiet = false, list = false, list_faults = false, first_failure = false;
+  bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
+  std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
 };
+
+std::string default_artifacts_dir() {
+  if (const char* a = std::getenv("LFCHECK_ARTIFACTS"); a && *a) return a;
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/lfcheck-artifacts";
+}
+
+bool make_dirs(const std::string& dir) {
+  std::string path;
+  std::istringstream parts(dir);
+  if (!dir.empty() && dir[0] == '/') path = "/";
+  for (std::string part; std::getline(parts, part, '/');) {
+    if (part.empty()) continue;
+    path += part + "/";
+    if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  }
+  return true;
+}
+
+// A source path as the project names it: "structures/treiber/treiber_stack.hpp".
+std::string project_path(const std::string& file) {
+  for (const char* top : {"structures/", "models/", "harness/", "sync/"}) {
+    auto p = file.find(std::string("/") + top);
+    if (p != std::string::npos) return file.substr(p + 1);
+    if (file.rfind(std::string("./") + top, 0) == 0) return file.substr(2);
+  }
+  return file;
+}
+
+// Prints the per-thread table and writes the artifacts of one failing run.
+void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const std::string& state) {
+  std::printf("\n=== %s/%s (%s scheduler%s) FAILED: %s (after %s iterations) ===\n",
+              e.structure.c_str(), e.scenario.c_str(), r.get("scheduler").c_str(),
+              o.fault.empty() ? "" : (", fault " + o.fault).c_str(), r.failure.c_str(),
+              r.get("iterations").c_str());
+  std::vector<Step> steps = parse_relacy_history(r.details);
+  name_variables(steps, [](const std::string& address) {
+    return RelacySync::label_of(reinterpret_cast<const void*>(std::strtoull(address.c_str(), nullptr, 16)));
+  });
+  for (auto& s : steps) s.file = project_path(s.file);
+  std::printf("\n%s", render_thread_table(steps, static_cast<int>(e.threads)).c_str());
+  if (o.history) std::printf("\n%s\n", r.details.c_str());
+
+  const std::string dir = o.artifacts.empty() ? default_artifacts_dir() : o.artifacts;
+  if (!make_dirs(dir)) {
+    std::fprintf(stderr, "lfcheck model: cannot create %s; no artifacts written\n", dir.c_str());
+    return;
+  }
+  std::string stem = dir + "/" + e.structure + "." + e.scenario + "." + r.get("scheduler");
+  if (!o.fault.empty()) stem += "." + std::string(fault_short_name(o.fault));
+  std::ofstream(stem + ".history.txt") << r.details;
+  std::ofstream(stem + ".table.txt") << render_thread_table(steps, static_cast<int>(e.threads));
+  write_trace(stem + ".trace.json", steps, static_cast<int>(e.threads),
+              e.structure + "/" + e.scenario + ": " + r.failure);
+  ReplayFile replay;
+  replay.set("layer", "model").set("structure", e.structure).set("scenario", e.scenario);
+  replay.set("scheduler", r.get("scheduler")).set("bound", std::to_string(o.bound));
+  replay.set("fault", o.fault).set("failure", r.failure).set("state", state);
+  replay.write(stem + ".replay");
+  r.str("trace", stem + ".trace.json").str("replay", stem + ".replay");
+  std::printf("\ntrace:  %s.trace.json (open in ui.perfetto.dev or chrome://tracing)\n", stem.c_str());
+  std::printf("table:  %s.table.txt   history: %s.history.txt\n", stem.c_str(), stem.c_str());
+  std::printf("replay: ./lfcheck replay %s.replay\n", stem.c_str());
+}
 
 std::set<std::string> structures() {
   std::set<std::string> names;
@@ -64,6 +140,13 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   params.output_stream = &out;
   params.progress_stream = &progress_stream;
   params.iteration_count = o.iterations;
+  if (!o.initial_state.empty()) {
+    // Replay: start at the recorded iteration and scheduler state. The random
+    // scheduler then runs exactly that iteration; the tree schedulers resume
+    // their search there, and the recorded execution is the first one they run.
+    params.initial_state = o.initial_state.c_str();
+    params.iteration_count = std::strtoull(o.initial_state.c_str(), nullptr, 10);
+  }
   if (scheduler == "random") {
     params.search_type = rl::random_scheduler_type;
   } else if (scheduler == "bound") {
@@ -83,7 +166,8 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   // at most K preemptions). A failing run stops early and so is not exhaustive.
   const bool exhaustive = scheduler != "random" && passed;
   // Relacy counts from 0: stop_iteration is the last iteration run (the failing one).
-  const std::uint64_t iterations = passed ? params.stop_iteration : params.stop_iteration + 1;
+  const std::uint64_t first = o.initial_state.empty() ? 0 : params.iteration_count;
+  const std::uint64_t iterations = params.stop_iteration + 1 - first;
   RunRecord r;
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
   r.num("iterations", iterations).boolean("exhaustive", exhaustive);
@@ -96,6 +180,7 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     r.str("failure", r.failure);
     const auto text = out.str();
     r.details.assign(text.begin(), text.end());
+    report_failure(r, e, o, std::string(params.final_state.begin(), params.final_state.end()));
   }
   return r;
 }
@@ -108,7 +193,9 @@ int main_impl(int argc, char** argv) {
   p.flag("--quiet", [&] { o.quiet = true; });
   p.flag("--list", [&] { o.list = true; });
   p.flag("--list-faults", [&] { o.list_faults = true; });
-  p.flag("--history", [] {});
+  p.flag("--history", [&] { o.history = true; });
+  p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
+  p.option("--replay", [&](std::string_view v) { o.replay = v; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--scheduler", [&](std::string_view v) {
     if (v != "random" && v != "bound" && v != "full" && v != "default")
@@ -132,6 +219,22 @@ int main_impl(int argc, char** argv) {
     return cli::kPass;
   }
   if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
+  if (!o.replay.empty()) {
+    ReplayFile replay;
+    if (!replay.read(o.replay)) cli::usage_error(p.program(), "cannot read replay file " + o.replay);
+    if (replay.get("layer") != "model")
+      cli::usage_error(p.program(), o.replay + " is not a model replay file");
+    positional = {replay.get("structure")};
+    o.scenario = replay.get("scenario");
+    o.scheduler = replay.get("scheduler");
+    o.bound = static_cast<unsigned>(std::atoi(replay.get("bound").c_str()));
+    o.fault = replay.get("fault");
+    o.initial_state = replay.get("state");
+    if (o.initial_state.empty()) cli::usage_error(p.program(), o.replay + " has no scheduler state");
+    std::printf("replaying %s/%s (%s scheduler%s), recorded failure: %s\n", positional[0].c_str(),
+                o.scenario.c_str(), o.scheduler.c_str(),
+                o.fault.empty() ? "" : (", fault " + o.fault).c_str(), replay.get("failure").c_str());
+  }
   const auto names = structures();
   if (!positional.empty()) {
     o.structure = positional[0];
@@ -157,6 +260,7 @@ int main_impl(int argc, char** argv) {
         (o.scenario.empty() || e.scenario == o.scenario))
       selected.push_back(&e);
   if (selected.empty()) cli::usage_error(p.program(), "no scenario named '" + o.scenario + "'");
+  if (!o.replay.empty()) selected.resize(1);
 
   if (o.list) {
     for (auto* e : selected)
@@ -188,13 +292,7 @@ int main_impl(int argc, char** argv) {
     }
     for (auto& s : schedulers) {
       RunRecord r = run_one(*e, s, o, show_progress);
-      if (!r.passed) {
-        all_passed = false;
-        std::printf("\n=== %s/%s (%s scheduler%s) FAILED: %s at iteration %s ===\n%s\n",
-                    e->structure.c_str(), e->scenario.c_str(), s.c_str(),
-                    o.fault.empty() ? "" : (", fault " + o.fault).c_str(), r.failure.c_str(),
-                    r.get("iterations").c_str(), r.details.c_str());
-      }
+      if (!r.passed) all_passed = false;
       runs.push_back(std::move(r));
       std::fflush(stdout);
       if (!all_passed && o.first_failure) break;

@@ -31,8 +31,17 @@
 
 namespace lfcheck {
 
+// Forgets the previous execution's variable labels before the scenario's
+// constructors label this one's (RelacySync::label).
+struct LabelReset {
+  LabelReset() {
+    for (auto* l = RelacySync::labels(); l != RelacySync::labels() + 64; ++l) *l = {};
+  }
+};
+
 template <class Scenario>
 struct RelacyModel : rl::test_suite<RelacyModel<Scenario>, Scenario::threads> {
+  LabelReset reset_labels;  // first member: runs before the scenario is built
   Scenario scenario;
   void before() { scenario.before(); }
   void thread(unsigned index) { scenario.thread(index); }

@@ -10,7 +10,15 @@
 #include <unistd.h>
 #include <vector>
 
+#include <algorithm>
+#include <cerrno>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
 #include "harness/cli.hpp"
+#include "harness/failure_views.hpp"
+#include "harness/replay_file.hpp"
 #include "harness/report.hpp"
 #include "harness/sanitizer.hpp"
 #include "harness/stress_registry.hpp"
@@ -30,6 +38,8 @@ options:
   --duration S      run each workload for S seconds instead
   --seed S          seed (default: random, printed)
   --fault F         run the variant with seeded fault F
+  --artifacts DIR   where a failure's table, trace and replay file go (default:
+                    $LFCHECK_ARTIFACTS or ${TMPDIR:-/tmp}/lfcheck-artifacts)
   --json FILE       write {"runs":[...]} (DESIGN §6)
   --junit FILE      write JUnit XML
   --quiet           no progress line
@@ -41,7 +51,7 @@ exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage erro
 )";
 
 struct Options {
-  std::string structure, fault, json, junit;
+  std::string structure, fault, json, junit, artifacts;
   StressOptions run;
   bool list = false, seed_given = false;
 };
@@ -85,6 +95,81 @@ RunRecord record(const Options& o, const StressEntry& e, std::uint64_t ops, doub
   return r;
 }
 
+std::string artifacts_dir(const Options& o) {
+  if (!o.artifacts.empty()) return o.artifacts;
+  if (const char* a = std::getenv("LFCHECK_ARTIFACTS"); a && *a) return a;
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/lfcheck-artifacts";
+}
+
+bool make_dirs(const std::string& dir) {
+  std::string path = dir.rfind('/', 0) == 0 ? "/" : "";
+  std::istringstream parts(dir);
+  for (std::string part; std::getline(parts, part, '/');) {
+    if (part.empty()) continue;
+    path += part + "/";
+    if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return false;
+  }
+  return true;
+}
+
+// Writes the replay file (and, when the rings are readable, the recent history
+// as table and trace); returns the replay file's path or "".
+std::string write_artifacts(const Options& o, const StressEntry& e, const std::string& failure,
+                            const std::vector<std::vector<RecordedOp>>* history) {
+  const std::string dir = artifacts_dir(o);
+  if (!make_dirs(dir)) return "";
+  const std::string stem = dir + "/" + e.structure + "." + e.workload + ".seed" + std::to_string(o.run.seed);
+  ReplayFile replay;
+  replay.set("layer", "stress").set("structure", e.structure).set("workload", e.workload);
+  replay.set("fault", o.fault).set("failure", failure).set("seed", std::to_string(o.run.seed));
+  replay.set("command", replay_line(o, e.structure));
+  replay.write(stem + ".replay");
+  if (history) {
+    std::vector<Step> rows, spans;
+    for (std::size_t t = 0; t < history->size(); ++t) {
+      for (const RecordedOp& op : (*history)[t]) {
+        char text[96];
+        std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", op.name,
+                      static_cast<unsigned long long>(op.argument), static_cast<long long>(op.result));
+        Step row;
+        row.thread = static_cast<int>(t);
+        row.text = text;
+        row.time_us = op.begin_us;
+        rows.push_back(row);
+        Step b = row, en = row;
+        b.kind = Step::Kind::op_begin;
+        b.value = text;
+        en.kind = Step::Kind::op_end;
+        en.value = text;
+        en.time_us = std::max(op.end_us, op.begin_us + 0.001);
+        spans.push_back(b);
+        spans.push_back(en);
+      }
+    }
+    auto by_time = [](const Step& a, const Step& b) { return a.time_us < b.time_us; };
+    std::stable_sort(rows.begin(), rows.end(), by_time);
+    std::stable_sort(spans.begin(), spans.end(), by_time);
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].index = static_cast<unsigned>(i);
+    for (std::size_t i = 0; i < spans.size(); ++i) spans[i].index = static_cast<unsigned>(i);
+    const int threads = static_cast<int>(history->size());
+    const std::string table = render_thread_table(rows, threads, threads <= 4 ? 36 : 28);
+    std::ofstream(stem + ".table.txt") << table;
+    write_trace(stem + ".trace.json", spans, threads,
+                e.structure + "/" + e.workload + " seed " + std::to_string(o.run.seed) + ": " + failure);
+    // The tail of the table on the terminal: the last moments before the failure.
+    std::istringstream lines(table);
+    std::vector<std::string> all;
+    for (std::string l; std::getline(lines, l);) all.push_back(l);
+    std::printf("  last operations per thread (times in µs from the start; full table in %s.table.txt):\n",
+                stem.c_str());
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (i < 2 || i + 24 >= all.size()) std::printf("    %s\n", all[i].c_str());
+    std::printf("  trace: %s.trace.json (ui.perfetto.dev or chrome://tracing)\n", stem.c_str());
+  }
+  return stem + ".replay";
+}
+
 // Called by the sanitizer runtime before it exits on a report (and by our
 // signal handler in plain builds): the run is recorded as failed, with its replay.
 void on_death() {
@@ -97,6 +182,9 @@ void on_death() {
                replay_line(*current.options, current.entry->structure).c_str());
   auto runs = *current.finished;
   runs.push_back(record(*current.options, *current.entry, 0, seconds, failure));
+  // The rings may still be written by other threads here: only the replay file.
+  const std::string replay = write_artifacts(*current.options, *current.entry, failure, nullptr);
+  if (!replay.empty()) std::fprintf(stderr, "replay file: %s (./lfcheck replay %s)\n", replay.c_str(), replay.c_str());
   if (!current.options->json.empty()) write_runs_json(current.options->json, runs);
   if (!current.options->junit.empty())
     write_junit(current.options->junit, "lfcheck.stress", runs, {"workload"});
@@ -131,6 +219,7 @@ int main_impl(int argc, char** argv) {
   });
   p.option("--fault", [&](std::string_view v) { o.fault = v; });
   p.option("--json", [&](std::string_view v) { o.json = v; });
+  p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
   p.option("--junit", [&](std::string_view v) { o.junit = v; });
   auto positional = p.parse(argc, argv);
   if (help) {
@@ -206,7 +295,11 @@ int main_impl(int argc, char** argv) {
                 seconds > 0 ? run.ops_done() / seconds : 0.0, o.run.threads, kSanitizerName);
     if (!r.passed) {
       all_passed = false;
-      std::printf("  failure: %s\n  replay: %s\n", r.failure.c_str(), r.get("replay").c_str());
+      std::printf("  failure: %s\n", r.failure.c_str());
+      const auto history = run.recent_history();
+      const std::string file = write_artifacts(o, *e, r.failure, &history);
+      std::printf("  replay: %s\n", r.get("replay").c_str());
+      if (!file.empty()) std::printf("  replay file: ./lfcheck replay %s\n", file.c_str());
     }
     runs.push_back(std::move(r));
     std::fflush(stdout);

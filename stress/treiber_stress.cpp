@@ -51,12 +51,17 @@ struct TreiberStress {
       const unsigned dice = static_cast<unsigned>(rng() % 100);
       if (dice < 45) {
         const std::uint64_t v = (std::uint64_t(t + 1) << kProducerShift) | (me.pushed + 1);
-        if (stack.push(v)) ++me.pushed;
+        const bool ok = stack.push(v);
+        if (ok) ++me.pushed;
+        run.describe(t, "push", v, ok);
       } else if (dice < 85) {
-        std::uint64_t v;
-        if (stack.pop(v)) me.out.push_back(v);
+        std::uint64_t v = 0;
+        const bool ok = stack.pop(v);
+        if (ok) me.out.push_back(v);
+        run.describe(t, "pop", v, ok);
       } else if (dice < 90) {
-        stack.take_all([&](std::uint64_t v) { me.out.push_back(v); });
+        const std::size_t n_taken = stack.take_all([&](std::uint64_t v) { me.out.push_back(v); });
+        run.describe(t, "take_all", 0, static_cast<std::int64_t>(n_taken));
       } else {
         std::size_t steps = 0;
         stack.for_each([&](std::uint64_t v) {
@@ -64,7 +69,7 @@ struct TreiberStress {
             me.error = "traversal saw a value nobody pushed";
           ++steps;
         });
-        (void)steps;
+        run.describe(t, "for_each", 0, static_cast<std::int64_t>(steps));
       }
     };
 

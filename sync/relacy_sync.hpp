@@ -85,6 +85,56 @@ struct RelacySync {
     return rl::mo_seq_cst;
   }
 
+  // Brackets a high-level operation in Relacy's history ("lfcheck-op begin push"
+  // ... "lfcheck-op end push"); costs nothing unless Relacy is recording a
+  // failing execution's history.
+  class operation {
+   public:
+    explicit operation(const char* name, location loc = location::current()) : name_(name), loc_(loc) {
+      log("lfcheck-op begin ");
+    }
+    ~operation() { log("lfcheck-op end "); }
+    operation(const operation&) = delete;
+    operation& operator=(const operation&) = delete;
+
+   private:
+    void log(const char* what) const {
+      if (!rl::ctx().collecting_history()) return;
+      char text[96];
+      std::snprintf(text, sizeof text, "%s%s", what, name_);
+      rl::ctx().exec_log_msg(loc_.info(), text);
+    }
+    const char* name_;
+    location loc_;
+  };
+
+  // Names of shared variables for failure reports: a fixed table (no allocation
+  // inside the simulation), rewritten by every iteration's constructors, so after
+  // a failure it holds the failing execution's addresses. See label_of().
+  struct Label {
+    const void* address;
+    const char* name;
+  };
+  static Label* labels() {
+    static Label table[64] = {};
+    return table;
+  }
+  template <class Shared>
+  static void label(const Shared& shared, const char* name) {
+    Label* t = labels();
+    for (int i = 0; i < 64; ++i) {
+      if (t[i].address == nullptr || t[i].address == &shared) {
+        t[i] = {&shared, name};
+        return;
+      }
+    }
+  }
+  static const char* label_of(const void* address) {
+    for (Label* t = labels(); t != labels() + 64 && t->address; ++t)
+      if (t->address == address) return t->name;
+    return nullptr;
+  }
+
   template <class T>
   class atomic {
    public:

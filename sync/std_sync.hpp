@@ -43,6 +43,19 @@ struct StdSync {
     static constexpr location current() noexcept { return {}; }
   };
 
+  // Marks one high-level operation of a structure (push, pop, enqueue, ...):
+  // `typename Sync::operation op("push");` at the top of a public member. Free
+  // in production; under RelacySync it brackets the operation in the history, so
+  // failure traces show one slice per operation.
+  struct operation {
+    constexpr explicit operation(const char*, location = location::current()) noexcept {}
+  };
+
+  // Gives a shared variable a name for failure reports ("stack.head"); where the
+  // structure gives none, reports name it after the expression in the source line.
+  template <class Shared>
+  static constexpr void label(const Shared&, const char*) noexcept {}
+
   template <class T>
   class atomic {
    public:

@@ -70,6 +70,8 @@ class TreiberStack {
       nodes_[i].pool_next.store(i + 1 < capacity ? i + 1 : kNil, std::memory_order_relaxed);
     }
     pool_.reset(capacity == 0 ? kNil : 0);
+    Sync::label(live_.head, "stack.head");
+    Sync::label(pool_.head, "pool.head");
   }
   ~TreiberStack() { Sync::destroy_array(nodes_); }
   TreiberStack(const TreiberStack&) = delete;
@@ -77,6 +79,7 @@ class TreiberStack {
 
   // Returns false (and stores nothing) when all `capacity` nodes are in use.
   bool push(T value) {
+    typename Sync::operation op("push");
     const std::uint32_t i = pool_.pop(nodes_);
     if (i == kNil) return false;
     // Relaxed: published by the release CAS in live_.push (pairs with the acquire
@@ -88,6 +91,7 @@ class TreiberStack {
 
   // Pops the top value into `out`; false if the stack was empty.
   bool pop(T& out) {
+    typename Sync::operation op("pop");
     const std::uint32_t i = live_.pop(nodes_);
     if (i == kNil) return false;
     // Relaxed: ordered after the push that wrote it by pop's acquire on the head.
@@ -100,6 +104,7 @@ class TreiberStack {
   // top to bottom; returns how many. The nodes go back to the pool in one CAS.
   template <class Consume>
   std::size_t take_all(Consume&& consume) {
+    typename Sync::operation op("take_all");
     std::uint32_t first = live_.detach_all();
     if (first == kNil) return 0;
     std::size_t n = 0;
@@ -130,6 +135,7 @@ class TreiberStack {
   // Walks from the top; see the guarantee in the header comment.
   template <class Visit>
   void for_each(Visit&& visit) const {
+    typename Sync::operation op("for_each");
     // Acquire pairs with the release CAS of every push before it (release sequence
     // of the head), so the nodes reachable from this top hold their pushed values.
     std::uint32_t i =
