@@ -23,7 +23,7 @@ while IFS= read -r line; do
   checked=$((checked + 1))
   start=$(date +%s%N)
   case $layer in
-    model)  out=$("$binary" "$structure" --fault "$name" --quiet --first-failure 2>&1); rc=$?
+    model)  out=$("$binary" "$structure" --fault "$name" --quiet --first-failure --history 2>&1); rc=$?
             want='structures/[^ ]*\.hpp\([0-9]+\)' ;;
     props)  out=$(LFCHECK_FAULT=$name "$binary" --gtest_filter="$structure.*" 2>&1); rc=$?
             want='RC_PARAMS|reproduce'
