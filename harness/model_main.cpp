@@ -41,6 +41,8 @@ options:
   --artifacts DIR   where a failure's table, trace (Chrome/Perfetto JSON), Relacy
                     history and replay file go (default: $LFCHECK_ARTIFACTS or
                     ${TMPDIR:-/tmp}/lfcheck-artifacts)
+  --seed S          random scheduler: sample iterations starting at S * 10^12
+                    (default 0); the exhaustive schedulers ignore it
   --replay FILE     re-run exactly the execution recorded in a replay file
   --history         also print Relacy's raw execution history of a failure
   --first-failure   stop at the first failing run
@@ -58,7 +60,14 @@ struct Options {
   unsigned bound = 2;
   bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
   std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
+  std::uint64_t seed = 0;     // random scheduler: start at iteration seed * kSeedStride
+  bool list_faults_json = false;
 };
+
+// Relacy's random scheduler seeds iteration i's choices with i, so a "seed" is a
+// starting iteration far from the others: seed s samples iterations
+// [s * kSeedStride, s * kSeedStride + N).
+constexpr std::uint64_t kSeedStride = 1'000'000'000'000ull;
 
 std::string default_artifacts_dir() {
   if (const char* a = std::getenv("LFCHECK_ARTIFACTS"); a && *a) return a;
@@ -140,6 +149,10 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   params.output_stream = &out;
   params.progress_stream = &progress_stream;
   params.iteration_count = o.iterations;
+  if (o.initial_state.empty() && o.seed != 0 && scheduler == "random") {
+    params.initial_state = std::to_string(o.seed * kSeedStride).c_str();
+    params.iteration_count = o.seed * kSeedStride + o.iterations;
+  }
   if (!o.initial_state.empty()) {
     // Replay: start at the recorded iteration and scheduler state. The random
     // scheduler then runs exactly that iteration; the tree schedulers resume
@@ -166,7 +179,9 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   // at most K preemptions). A failing run stops early and so is not exhaustive.
   const bool exhaustive = scheduler != "random" && passed;
   // Relacy counts from 0: stop_iteration is the last iteration run (the failing one).
-  const std::uint64_t first = o.initial_state.empty() ? 0 : params.iteration_count;
+  const std::uint64_t first = !o.initial_state.empty()                  ? params.iteration_count
+                              : (o.seed != 0 && scheduler == "random") ? o.seed * kSeedStride
+                                                                       : 0;
   const std::uint64_t iterations = params.stop_iteration + 1 - first;
   RunRecord r;
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
@@ -195,6 +210,10 @@ int main_impl(int argc, char** argv) {
   p.flag("--list-faults", [&] { o.list_faults = true; });
   p.flag("--history", [&] { o.history = true; });
   p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
+  p.option("--seed", [&](std::string_view v) {
+    o.seed = cli::parse_number(p.program(), "--seed", v, 0, 1'000'000);
+  });
+  p.flag("--list-faults-json", [&] { o.list_faults_json = true; });
   p.option("--replay", [&](std::string_view v) { o.replay = v; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--scheduler", [&](std::string_view v) {
@@ -245,6 +264,20 @@ int main_impl(int argc, char** argv) {
     }
   }
 
+  if (o.list_faults_json) {
+    std::printf("{\"faults\":[");
+    bool first = true;
+    for (auto& f : fault_registry()) {
+      if (!o.structure.empty() && f.mechanism != o.structure) continue;
+      RunRecord r;
+      r.str("name", f.name).str("mechanism", f.mechanism).str("breaks", f.breaks);
+      r.str("real_bug", f.real_bug).str("expected_layers", f.expected_layer);
+      std::printf("%s\n%s", first ? "" : ",", r.json().c_str());
+      first = false;
+    }
+    std::printf("\n]}\n");
+    return cli::kPass;
+  }
   if (o.list_faults) {
     for (auto& f : fault_registry())
       if (o.structure.empty() || f.mechanism == o.structure)

@@ -49,6 +49,7 @@ struct StdSync {
   // failure traces show one slice per operation.
   struct operation {
     constexpr explicit operation(const char*, location = location::current()) noexcept {}
+    ~operation() {}  // user-provided: a marker is not an "unused variable"; inlines to nothing
   };
 
   // Gives a shared variable a name for failure reports ("stack.head"); where the

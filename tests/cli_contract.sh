@@ -20,7 +20,7 @@ expect() {  # expect STATUS DESCRIPTION -- command...
 expect 0 "lfcheck --help" -- "$lfcheck" --help
 expect 2 "no command" -- "$lfcheck"
 expect 2 "unknown command" -- "$lfcheck" frobnicate
-for c in run test model stress props faults; do
+for c in run test model stress props faults mutants replay; do
   expect 0 "$c --help" -- "$lfcheck" $c --help
 done
 expect 2 "model: unknown structure" -- "$lfcheck" model nosuch
@@ -36,6 +36,8 @@ expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
 expect 2 "stress: unknown structure" -- "$lfcheck" stress nosuch
 expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
 expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
+expect 2 "replay: missing file" -- "$lfcheck" replay /nonexistent.replay
+expect 2 "mutants: bad seeds" -- "$lfcheck" mutants --seeds x
 expect 0 "faults treiber" -- "$lfcheck" faults treiber
 grep -q '^treiber\.no_aba_tag ' /tmp/lfcheck-cli.out || { echo "FAIL: faults output lacks treiber.no_aba_tag"; failed=$((failed + 1)); }
 

@@ -1,0 +1,242 @@
+#!/usr/bin/python3
+"""lfcheck mutants: the kill matrix — every seeded fault against every layer.
+
+For each fault of the catalogue (lfcheck-model --list-faults-json: the one list)
+and each layer (model, stress, props), run the layer on the faulty build within
+the budget, over several seeds, and record whether it failed (caught) and the
+iterations/operations and seconds to the first failure. The correct code runs
+through the same layers, budgets and seeds; every failure there is a false alarm.
+
+Seeds: model — Relacy's random scheduler sampling from a different starting
+iteration per seed (the bound search is deterministic and runs once per seed
+anyway); stress — --seed; props — RC_PARAMS="seed=...".
+Exit status: 0 if every fault is caught by at least one layer and there are no
+false alarms, 1 otherwise, 2 on usage errors.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+LAYERS = ("model", "stress", "props")
+
+
+def run(cmd, budget, env=None):
+    """Runs cmd with a time budget; returns (exit status or None on timeout, seconds, output)."""
+    start = time.monotonic()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=budget, env=env)
+        return p.returncode, time.monotonic() - start, p.stdout
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return None, time.monotonic() - start, out
+
+
+def model_once(a, structure, fault, seed):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
+        path = j.name
+    cmd = [a.model, structure, "--quiet", "--first-failure", "--json", path, "--seed", str(seed),
+           "--artifacts", a.artifacts]
+    if fault:
+        cmd += ["--fault", fault]
+    rc, secs, out = run(cmd, a.budget)
+    iterations = 0
+    try:
+        for r in json.load(open(path))["runs"]:
+            iterations += r["iterations"]
+    except (OSError, ValueError, KeyError):
+        pass
+    os.unlink(path)
+    return rc, secs, iterations, out
+
+
+def stress_once(a, structure, fault, seed):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
+        path = j.name
+    cmd = [a.stress, structure, "--quiet", "--seed", str(seed), "--duration", str(a.stress_seconds),
+           "--json", path, "--artifacts", a.artifacts]
+    if fault:
+        cmd += ["--fault", fault]
+    rc, secs, out = run(cmd, a.budget + 30)
+    ops = 0
+    try:
+        ops = sum(r["ops"] for r in json.load(open(path))["runs"])
+    except (OSError, ValueError, KeyError):
+        pass
+    os.unlink(path)
+    return rc, secs, ops, out
+
+
+def props_once(a, structure, fault, seed):
+    env = dict(os.environ, LFCHECK_FAULT=fault or "", RC_PARAMS=f"seed={seed} max_success=500")
+    rc, secs, out = run([a.props, f"--gtest_filter={structure}.*"], a.budget, env)
+    m = re.search(r"Falsifiable after (\d+) tests", out)
+    tests = int(m.group(1)) if m else len(re.findall(r"OK, passed (\d+) tests", out)) * 500
+    if rc not in (None, 0):
+        rc = 1
+    return rc, secs, tests, out
+
+
+RUNNERS = {"model": model_once, "stress": stress_once, "props": props_once}
+
+
+def compact(n):
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            return f"{n / size:.1f}{unit}"
+    return str(n)
+
+
+def measure(a, layer, structure, fault):
+    """Runs one layer over the seeds; returns the cell of the matrix."""
+    caught, secs, work, timeouts, other = 0, [], [], 0, []
+    for seed in range(1, a.seeds + 1):
+        rc, s, w, out = RUNNERS[layer](a, structure, fault, seed)
+        if rc == 1:
+            caught += 1
+            secs.append(s)
+            work.append(w)
+        elif rc is None:
+            timeouts += 1
+        elif rc != 0:
+            other.append(f"exit {rc}: {out.strip().splitlines()[-1] if out.strip() else ''}")
+    cell = {"caught": caught > 0, "seeds": a.seeds, "caught_seeds": caught}
+    if caught:
+        cell["seconds"] = round(statistics.median(secs), 3)
+        cell["seconds_worst"] = round(max(secs), 3)
+        cell["iterations"] = int(statistics.median(work))
+        cell["iterations_worst"] = int(max(work))
+    if timeouts:
+        cell["timeouts"] = timeouts
+    if other:
+        cell["errors"] = other
+    return cell
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="lfcheck mutants", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("structure", nargs="?", default="", help="only this structure's faults")
+    ap.add_argument("--layer", choices=("model", "stress", "props", "all"), default="all")
+    ap.add_argument("--budget", type=float, default=120.0,
+                    help="seconds per layer run (default 120); a run over budget is a miss")
+    ap.add_argument("--stress-seconds", type=float, default=10.0,
+                    help="duration of each stress run (default 10)")
+    ap.add_argument("--seeds", type=int, default=5, help="seeds per layer and fault (default 5)")
+    ap.add_argument("--json", help="write the matrix as JSON (DESIGN §6)")
+    ap.add_argument("--junit", help="write JUnit XML: one testcase per fault")
+    ap.add_argument("--model", required=True, help=argparse.SUPPRESS)
+    ap.add_argument("--stress", required=True, help=argparse.SUPPRESS)
+    ap.add_argument("--props", required=True, help=argparse.SUPPRESS)
+    ap.add_argument("--artifacts", default=os.environ.get("LFCHECK_ARTIFACTS", "/tmp/lfcheck-artifacts"),
+                    help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.seeds < 1 or a.budget <= 0 or a.stress_seconds <= 0:
+        ap.error("--seeds, --budget and --stress-seconds must be positive")
+    a.stress_seconds = min(a.stress_seconds, a.budget)
+
+    listing = subprocess.run([a.model, "--list-faults-json"] + ([a.structure] if a.structure else []),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if listing.returncode != 0:
+        sys.stderr.write(listing.stderr)
+        return 2
+    faults = json.loads(listing.stdout)["faults"]
+    layers = LAYERS if a.layer == "all" else (a.layer,)
+    structures = sorted({f["mechanism"] for f in faults})
+    total = (len(faults) + len(structures)) * len(layers)
+    done = 0
+    start = time.monotonic()
+
+    def progress(what):
+        nonlocal done
+        done += 1
+        el = time.monotonic() - start
+        eta = el / done * (total - done)
+        sys.stderr.write(f"[mutants] {done}/{total} {what}  {el:.0f}s elapsed, ETA {eta:.0f}s\n")
+
+    results = []
+    for f in faults:
+        row = {"name": f["name"], "mechanism": f["mechanism"], "expected": f["expected_layers"],
+               "layers": {}}
+        for layer in layers:
+            row["layers"][layer] = measure(a, layer, f["mechanism"], f["name"])
+            progress(f"{f['name']} x {layer}: {'caught' if row['layers'][layer]['caught'] else 'missed'}")
+        row["caught"] = any(c["caught"] for c in row["layers"].values())
+        results.append(row)
+
+    false_alarms, alarm_details = 0, []
+    for s in structures:
+        for layer in layers:
+            cell = measure(a, layer, s, "")
+            progress(f"{s} correct code x {layer}: {cell['caught_seeds']} failures")
+            if cell["caught_seeds"] or cell.get("errors"):
+                false_alarms += cell["caught_seeds"] + len(cell.get("errors", []))
+                alarm_details.append(f"{s} {layer}: {cell}")
+
+    # The matrix.
+    width = max([len(r["name"]) for r in results] + [5])
+    print(f"\nkill matrix: {len(results)} faults x {', '.join(layers)}; {a.seeds} seeds, "
+          f"budget {a.budget:g}s per run (median / worst seconds to first failure)\n")
+    print(f"{'fault':<{width}}  " + "  ".join(f"{l:<34}" for l in layers) + "  expected")
+    for r in results:
+        cells = []
+        for layer in layers:
+            c = r["layers"][layer]
+            if c["caught"]:
+                unit = {"model": "it", "stress": "ops", "props": "tests"}[layer]
+                cells.append(f"caught {c['caught_seeds']}/{c['seeds']} {c['seconds']:.2f}/{c['seconds_worst']:.2f}s "
+                             f"{compact(c['iterations'])} {unit}")
+            else:
+                cells.append("missed" + (" (over budget)" if c.get("timeouts") else "") +
+                             (" (error)" if c.get("errors") else ""))
+        print(f"{r['name']:<{width}}  " + "  ".join(f"{c:<34}" for c in cells) + f"  {r['expected']}")
+    print()
+    for layer in layers:
+        k = sum(r["layers"][layer]["caught"] for r in results)
+        print(f"kill rate {layer:<7} {k}/{len(results)} ({100.0 * k / max(1, len(results)):.0f}%)")
+    overall = sum(r["caught"] for r in results)
+    print(f"kill rate overall {overall}/{len(results)} ({100.0 * overall / max(1, len(results)):.0f}%)")
+    only = [(r["name"], [l for l in layers if r["layers"][l]["caught"]][0]) for r in results
+            if sum(r["layers"][l]["caught"] for l in layers) == 1]
+    if only:
+        print("caught by one layer only: " + ", ".join(f"{n} ({l})" for n, l in only))
+    missed_expected = [f"{r['name']} ({l})" for r in results for l in r["expected"].split(",")
+                       if l in layers and not r["layers"][l]["caught"]]
+    if missed_expected:
+        print("missed by a layer the catalogue says must catch it: " + ", ".join(missed_expected))
+    print(f"false alarms on the correct code: {false_alarms}")
+    for d in alarm_details:
+        print("  " + d)
+
+    doc = {"faults": [{"name": r["name"], "mechanism": r["mechanism"], "caught": r["caught"],
+                       "layers": r["layers"]} for r in results],
+           "false_alarms": false_alarms, "seeds": a.seeds, "budget_seconds": a.budget}
+    if a.json:
+        with open(a.json, "w") as out:
+            json.dump(doc, out, indent=1)
+    if a.junit:
+        with open(a.junit, "w") as out:
+            out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
+            out.write(f'<testsuite name="lfcheck.mutants" tests="{len(results) + 1}" '
+                      f'failures="{sum(not r["caught"] for r in results) + (false_alarms > 0)}">\n')
+            for r in results:
+                out.write(f'  <testcase classname="{r["mechanism"]}" name="{r["name"]}">')
+                if not r["caught"]:
+                    out.write('<failure message="no layer caught this fault"/>')
+                out.write("</testcase>\n")
+            out.write('  <testcase classname="mutants" name="false_alarms">')
+            if false_alarms:
+                out.write(f'<failure message="{false_alarms} false alarms"/>')
+            out.write("</testcase>\n</testsuite>\n</testsuites>\n")
+    ok = overall == len(results) and false_alarms == 0 and not missed_expected
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
