@@ -148,10 +148,12 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   ProgressStream progress_stream(progress);
   params.output_stream = &out;
   params.progress_stream = &progress_stream;
-  params.iteration_count = o.iterations;
+  // The random scheduler stops after the iteration whose number equals
+  // iteration_count, so N iterations starting at S need S + N - 1.
+  params.iteration_count = o.iterations - 1;
   if (o.initial_state.empty() && o.seed != 0 && scheduler == "random") {
     params.initial_state = std::to_string(o.seed * kSeedStride).c_str();
-    params.iteration_count = o.seed * kSeedStride + o.iterations;
+    params.iteration_count = o.seed * kSeedStride + o.iterations - 1;
   }
   if (!o.initial_state.empty()) {
     // Replay: start at the recorded iteration and scheduler state. The random
