@@ -7,6 +7,7 @@ namespace lfcheck {
 
 struct ScenarioBase {
   static constexpr bool full_search = false;
+  static constexpr bool real_threads = false;
   void before() {}
   void after() {}
   void invariant() {}

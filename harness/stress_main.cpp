@@ -34,7 +34,9 @@ printed first; a failure prints the line that replays it.
 
 options:
   --threads N       threads (default 4)
-  --ops N           operation budget per workload (default 2000000 if no --duration)
+  --ops N           operation budget per workload (default 2000000 if no --duration);
+                    a litmus workload (a model scenario on real threads) runs N/100
+                    executions and reports executions
   --duration S      run each workload for S seconds instead
   --seed S          seed (default: random, printed)
   --fault F         run the variant with seeded fault F
@@ -289,10 +291,14 @@ int main_impl(int argc, char** argv) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - current.start).count();
     RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
     current.entry = nullptr;
-    std::printf("%s/%s: %s  %llu ops  %.2fs  %.0f ops/s  (%u threads, %s)\n", e->structure.c_str(),
+    if (std::strcmp(run.unit(), "ops") != 0) r.str("unit", run.unit());
+    std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s, %s)\n", e->structure.c_str(),
                 e->workload.c_str(), r.passed ? "pass" : "FAIL",
-                static_cast<unsigned long long>(run.ops_done()), seconds,
-                seconds > 0 ? run.ops_done() / seconds : 0.0, o.run.threads, kSanitizerName);
+                static_cast<unsigned long long>(run.ops_done()), run.unit(), seconds,
+                seconds > 0 ? run.ops_done() / seconds : 0.0, run.unit(),
+                std::strcmp(run.unit(), "ops") == 0 ? (std::to_string(o.run.threads) + " threads").c_str()
+                                                    : "the scenario's threads",
+                kSanitizerName);
     if (!r.passed) {
       all_passed = false;
       std::printf("  failure: %s\n", r.failure.c_str());

@@ -94,6 +94,12 @@ class StressRun {
     return failure_;
   }
   std::uint64_t ops_done() const { return ops_done_; }  // after run_rounds returned
+  // Workloads that count other units (litmus executions) report them here.
+  void set_ops_done(std::uint64_t n, const char* unit) {
+    ops_done_ = n;
+    unit_ = unit;
+  }
+  const char* unit() const { return unit_; }
 
   std::mt19937_64 thread_rng(unsigned thread) const {
     return std::mt19937_64(mix_seed(options_.seed * 1000003u + thread));
@@ -168,6 +174,7 @@ class StressRun {
   std::mutex mutex_;
   std::string failure_;
   std::uint64_t ops_done_ = 0;
+  const char* unit_ = "ops";
 };
 
 }  // namespace lfcheck

@@ -6,6 +6,8 @@
 // exactly once for every value pushed, plus check_invariants().
 #pragma once
 
+#include <atomic>
+
 #include "harness/scenario.hpp"
 #include "structures/treiber/treiber_stack.hpp"
 
@@ -13,27 +15,31 @@ namespace lfcheck::treiber_models {
 
 constexpr int kMaxValue = 8;
 
-// Bookkeeping of the scenario itself (not of the structure under test). Relacy
-// runs all threads of an execution on one OS thread, so plain fields are safe.
+// Bookkeeping of the scenario itself (not of the structure under test). Under
+// Relacy all threads of an execution are fibers of one OS thread; on real threads
+// (litmus runs) several threads count, so the counters are std::atomic — the
+// harness's own, invisible to Relacy and ordered for TSan by the thread joins.
 struct Tally {
-  int seen[kMaxValue + 1] = {};
-  bool pushed[kMaxValue + 1] = {};
+  std::atomic<int> seen[kMaxValue + 1] = {};
+  bool pushed[kMaxValue + 1] = {};  // each value is pushed by one thread only
   void out(int v) {
-    if (v >= 0 && v <= kMaxValue) ++seen[v];
-    else seen[0] = 100;  // an invented value
+    if (v >= 0 && v <= kMaxValue) seen[v].fetch_add(1, std::memory_order_relaxed);
+    else seen[0].store(100, std::memory_order_relaxed);  // an invented value
   }
+  int count(int v) const { return seen[v].load(std::memory_order_relaxed); }
   template <class Sync>
   void check_exactly_once() const {
-    Sync::check(seen[0] == 0, "a value that nobody pushed came out of the stack");
+    Sync::check(count(0) == 0, "a value that nobody pushed came out of the stack");
     for (int v = 1; v <= kMaxValue; ++v) {
-      if (pushed[v]) Sync::check(seen[v] == 1, "a pushed value was lost or came out twice");
-      else Sync::check(seen[v] == 0, "a value came out that was never pushed");
+      if (pushed[v]) Sync::check(count(v) == 1, "a pushed value was lost or came out twice");
+      else Sync::check(count(v) == 0, "a value came out that was never pushed");
     }
   }
 };
 
 template <class Sync, TreiberFault F>
 struct ScenarioCommon : ScenarioBase {
+  static constexpr bool real_threads = true;  // bookkeeping is race-free: litmus runs too
   explicit ScenarioCommon(std::uint32_t capacity) : stack(capacity) {}
   TreiberStack<int, Sync, F> stack;
   Tally tally;
@@ -203,7 +209,7 @@ struct TraversalDuringPops : ScenarioCommon<Sync, F> {
       if (v >= 1 && v <= kMaxValue) ++remaining[v];
     });
     for (int v = 1; v <= 3; ++v)
-      if (remaining[v] && this->tally.seen[v] == 0)
+      if (remaining[v] && this->tally.count(v) == 0)
         Sync::check(visited[v] >= 1, "traversal skipped a value that stayed in the stack");
     this->finish();
   }

@@ -194,9 +194,18 @@ struct StdSync {
   // stress runner's death handler records the failure.
   static void check(bool ok, const char* what, location = location::current()) {
     if (!ok) [[unlikely]] {
+      if (auto handler = check_failure_handler().load(std::memory_order_acquire)) return handler(what);
       std::fprintf(stderr, "lfcheck: ASSERT failed: %s\n", what);
       std::abort();
     }
+  }
+  // A runner may take over failed checks (the litmus runner records them as the
+  // run's failure instead of aborting). Acquire/release: the handler's own state
+  // is published before it is installed.
+  using check_handler = void (*)(const char* what);
+  static std::atomic<check_handler>& check_failure_handler() {
+    static std::atomic<check_handler> handler{nullptr};
+    return handler;
   }
 
   // Scenario randomness: per-thread, seeded by the runner.

@@ -1,0 +1,109 @@
+// Model scenarios on real threads: the StdSync instantiation of every scenario
+// that declares `real_threads = true`, run as a litmus test (like jcstress): the
+// scenario's threads start together from a spinning start line, over and over,
+// each execution with a fresh scenario object, and after() checks each outcome.
+// Compiled into lfcheck-stress (LFCHECK_REAL_THREADS), so the same scenarios run
+// under TSan and ASan+UBSan, as workloads named "litmus.<scenario>".
+//
+// Budget: one execution counts as 100 operations of the stress budget (--ops N
+// runs N/100 executions, at least 1), or the --duration.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/fault_catalogue.hpp"
+#include "harness/fault_registry.hpp"
+#include "harness/scenario.hpp"
+#include "harness/stress_registry.hpp"
+#include "sync/std_sync.hpp"
+
+namespace lfcheck {
+
+inline StressRun*& litmus_current_run() {
+  static StressRun* run = nullptr;
+  return run;
+}
+
+inline void litmus_check_failed(const char* what) {
+  if (StressRun* run = litmus_current_run()) run->fail(std::string("ASSERT: ") + what);
+}
+
+template <class Scenario>
+void run_litmus(StressRun& run) {
+  constexpr unsigned n = Scenario::threads;
+  const auto& o = run.options();
+  const std::uint64_t executions = o.ops ? std::max<std::uint64_t>(o.ops / 100, 1) : UINT64_MAX;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(o.ops ? 1e9 : o.duration));
+  litmus_current_run() = &run;
+  StdSync::check_failure_handler().store(&litmus_check_failed, std::memory_order_release);
+
+  std::unique_ptr<Scenario> scenario;
+  // start: execution number the threads may begin (0: none yet; UINT64_MAX: stop).
+  // Release by the driver after it built the scenario and ran before(); acquire by
+  // each thread before it touches the scenario.
+  std::atomic<std::uint64_t> start{0};
+  // finished: threads done with the current execution. Release by each thread
+  // after its last access to the scenario; acquire by the driver before after().
+  std::atomic<unsigned> finished{0};
+  std::vector<std::thread> team;
+  for (unsigned t = 0; t < n; ++t) {
+    team.emplace_back([&, t] {
+      std::uint64_t seen = 0;
+      for (;;) {
+        std::uint64_t e;
+        while ((e = start.load(std::memory_order_acquire)) == seen) std::this_thread::yield();
+        if (e == UINT64_MAX) return;
+        seen = e;
+        scenario->thread(t);
+        finished.fetch_add(1, std::memory_order_release);
+      }
+    });
+  }
+  std::uint64_t done = 0;
+  while (done < executions && std::chrono::steady_clock::now() < deadline && !run.failed()) {
+    scenario = std::make_unique<Scenario>();
+    scenario->before();
+    finished.store(0, std::memory_order_relaxed);  // no thread runs: ordered by start's release
+    start.store(done + 1, std::memory_order_release);
+    while (finished.load(std::memory_order_acquire) != n) std::this_thread::yield();
+    scenario->after();
+    ++done;
+  }
+  start.store(UINT64_MAX, std::memory_order_release);
+  for (auto& t : team) t.join();
+  scenario.reset();
+  StdSync::check_failure_handler().store(nullptr, std::memory_order_release);
+  litmus_current_run() = nullptr;
+  run.set_ops_done(done, "executions");
+}
+
+template <class E, template <class, E> class Scenario>
+struct LitmusRegistrar {
+  LitmusRegistrar() {
+    using Correct = Scenario<StdSync, E::none>;
+    register_faults<E>();
+    if constexpr (Correct::real_threads) {
+      stress_registry().push_back(
+          {FaultTraits<E>::mechanism, std::string("litmus.") + Correct::name,
+           std::string("litmus test on real threads: ") + Correct::description,
+           [](StressRun& run, std::string_view fault) {
+             return with_fault<E>(fault, [&](auto f) {
+               run_litmus<Scenario<StdSync, decltype(f)::value>>(run);
+             });
+           }});
+    }
+  }
+};
+
+}  // namespace lfcheck
+
+#define LFCHECK_MODEL(FaultEnum, ScenarioTemplate) \
+  static const ::lfcheck::LitmusRegistrar<FaultEnum, ScenarioTemplate> lfcheck_litmus_##ScenarioTemplate

@@ -1,0 +1,87 @@
+// Model scenarios: how a structure registers its Relacy models (included through
+// harness/model_registry.hpp).
+//
+// A scenario is written once, against the Sync policy, as a class template
+//
+//   template <class Sync, MyFault F> struct MyScenario {
+//     static constexpr const char* name = "two_poppers";      // unique per structure
+//     static constexpr const char* description = "...";
+//     static constexpr unsigned threads = 3;
+//     static constexpr bool full_search = false;  // true if full search finishes quickly
+//     void before();                // single-threaded set-up
+//     void thread(unsigned index);  // the body of each of `threads` threads
+//     void after();                 // single-threaded checks; Sync::check(...) to fail
+//     void invariant();             // optional: checked between steps (may be empty)
+//     static constexpr bool real_threads = true;  // optional: also run as a litmus
+//                                   // test on real threads (its own bookkeeping must
+//                                   // then be race-free: atomics or per-thread fields)
+//   };
+//
+// and registered with LFCHECK_MODEL(MyFault, MyScenario). The model runner then
+// offers it under FaultTraits<MyFault>::mechanism, for every scheduler and every
+// seeded fault, with no change to any runner. Expected outcome: a scenario passes
+// only if Relacy reports success on the correct code (F = none).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/fault_catalogue.hpp"
+#include "harness/fault_registry.hpp"
+#include "harness/scenario.hpp"
+#include "sync/relacy_sync.hpp"
+
+namespace lfcheck {
+
+// Forgets the previous execution's variable labels before the scenario's
+// constructors label this one's (RelacySync::label).
+struct LabelReset {
+  LabelReset() {
+    for (auto* l = RelacySync::labels(); l != RelacySync::labels() + 64; ++l) *l = {};
+  }
+};
+
+template <class Scenario>
+struct RelacyModel : rl::test_suite<RelacyModel<Scenario>, Scenario::threads> {
+  LabelReset reset_labels;  // first member: runs before the scenario is built
+  Scenario scenario;
+  void before() { scenario.before(); }
+  void thread(unsigned index) { scenario.thread(index); }
+  void after() { scenario.after(); }
+  void invariant() { scenario.invariant(); }
+};
+
+struct ModelEntry {
+  std::string structure, scenario, description;
+  unsigned threads;
+  bool full_search;
+  // Runs the scenario with `fault` under params; false if the fault is unknown.
+  std::function<bool(rl::test_params&, std::string_view fault)> run;
+};
+
+inline std::vector<ModelEntry>& model_registry() {
+  static std::vector<ModelEntry> all;
+  return all;
+}
+
+template <class E, template <class, E> class Scenario>
+struct ModelRegistrar {
+  ModelRegistrar() {
+    using Correct = Scenario<RelacySync, E::none>;
+    model_registry().push_back(
+        {FaultTraits<E>::mechanism, Correct::name, Correct::description, Correct::threads,
+         Correct::full_search, [](rl::test_params& params, std::string_view fault) {
+           return with_fault<E>(fault, [&](auto f) {
+             rl::simulate<RelacyModel<Scenario<RelacySync, decltype(f)::value>>>(params);
+           });
+         }});
+    register_faults<E>();
+  }
+};
+
+}  // namespace lfcheck
+
+#define LFCHECK_MODEL(FaultEnum, ScenarioTemplate) \
+  static const ::lfcheck::ModelRegistrar<FaultEnum, ScenarioTemplate> lfcheck_model_##ScenarioTemplate
