@@ -43,7 +43,7 @@ void run_litmus(StressRun& run) {
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(o.ops ? 1e9 : o.duration));
   litmus_current_run() = &run;
-  StdSync::check_failure_handler().store(&litmus_check_failed, std::memory_order_release);
+  const auto previous_handler = StdSync::check_failure_handler().exchange(&litmus_check_failed, std::memory_order_acq_rel);
 
   std::unique_ptr<Scenario> scenario;
   // start: execution number the threads may begin (0: none yet; UINT64_MAX: stop).
@@ -76,11 +76,12 @@ void run_litmus(StressRun& run) {
     while (finished.load(std::memory_order_acquire) != n) std::this_thread::yield();
     scenario->after();
     ++done;
+    run.heartbeat();
   }
   start.store(UINT64_MAX, std::memory_order_release);
   for (auto& t : team) t.join();
   scenario.reset();
-  StdSync::check_failure_handler().store(nullptr, std::memory_order_release);
+  StdSync::check_failure_handler().store(previous_handler, std::memory_order_release);
   litmus_current_run() = nullptr;
   run.set_ops_done(done, "executions");
 }

@@ -1,7 +1,12 @@
 // lfcheck-stress: runs the registered stress workloads on real threads
 // (./lfcheck stress ...). Built three times: plain, under TSan, under ASan+UBSan.
 #include <chrono>
+#include <atomic>
+#include <condition_variable>
 #include <csignal>
+#include <mutex>
+#include <thread>
+#include <fcntl.h>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -22,6 +27,7 @@
 #include "harness/report.hpp"
 #include "harness/sanitizer.hpp"
 #include "harness/stress_registry.hpp"
+#include "sync/std_sync.hpp"
 
 namespace lfcheck {
 namespace {
@@ -42,6 +48,8 @@ options:
   --fault F         run the variant with seeded fault F
   --artifacts DIR   where a failure's table, trace and replay file go (default:
                     $LFCHECK_ARTIFACTS or ${TMPDIR:-/tmp}/lfcheck-artifacts)
+  --hang-seconds S  a run that completes no round for S seconds is a HANG: the
+                    run fails with its replay line (default 60)
   --json FILE       write {"runs":[...]} (DESIGN §6)
   --junit FILE      write JUnit XML
   --quiet           no progress line
@@ -53,18 +61,12 @@ exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage erro
 )";
 
 struct Options {
+  double hang_seconds = 60;
   std::string structure, fault, json, junit, artifacts;
   StressOptions run;
   bool list = false, seed_given = false;
 };
 
-// What the death handler needs to report a run the sanitizer or a signal ends.
-struct CurrentRun {
-  const Options* options = nullptr;
-  const StressEntry* entry = nullptr;
-  std::chrono::steady_clock::time_point start;
-  std::vector<RunRecord>* finished = nullptr;
-} current;
 
 std::string replay_line(const Options& o, const std::string& structure) {
   std::string line = "./lfcheck stress " + structure + " --threads " + std::to_string(o.run.threads);
@@ -172,31 +174,176 @@ std::string write_artifacts(const Options& o, const StressEntry& e, const std::s
   return stem + ".replay";
 }
 
-// Called by the sanitizer runtime before it exits on a report (and by our
-// signal handler in plain builds): the run is recorded as failed, with its replay.
-void on_death() {
-  if (!current.options || !current.entry) return;
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - current.start).count();
-  const std::string failure = std::string(kSanitizerReportKind);
-  std::fprintf(stderr, "\nlfcheck stress: %s/%s FAILED (%s, see the report above)\nreplay: %s\n",
-               current.entry->structure.c_str(), current.entry->workload.c_str(), failure.c_str(),
-               replay_line(*current.options, current.entry->structure).c_str());
-  auto runs = *current.finished;
-  runs.push_back(record(*current.options, *current.entry, 0, seconds, failure));
-  // The rings may still be written by other threads here: only the replay file.
-  const std::string replay = write_artifacts(*current.options, *current.entry, failure, nullptr);
-  if (!replay.empty()) std::fprintf(stderr, "replay file: %s (./lfcheck replay %s)\n", replay.c_str(), replay.c_str());
-  if (!current.options->json.empty()) write_runs_json(current.options->json, runs);
-  if (!current.options->junit.empty())
-    write_junit(current.options->junit, "lfcheck.stress", runs, {"workload"});
+// What to write if the process dies during a run (sanitizer report, signal):
+// prepared before the run, so the death path only calls write(2) and open(2) —
+// it must not allocate or lock (a TSan death callback runs under TSan's report
+// lock; two racing reports would deadlock on an allocation).
+struct DeathPlan {
+  std::string message;  // to stderr
+  std::string json_path, json_before_seconds, json_after_seconds;
+  std::string junit_path, junit_text;
+  std::string replay_path, replay_text;
+  std::chrono::steady_clock::time_point start;
+  std::atomic<bool> armed{false};
+} death;
+
+void write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
 }
 
-void on_signal(int sig) {
-  std::signal(sig, SIG_DFL);
-  std::fprintf(stderr, "\nlfcheck stress: signal %d\n", sig);
+void write_file(const std::string& path, const std::string& a, const char* b = "", const std::string& c = "") {
+  if (path.empty()) return;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return;
+  write_all(fd, a);
+  ::write(fd, b, std::strlen(b));
+  write_all(fd, c);
+  ::close(fd);
+}
+
+void prepare_death_plan(const Options& o, const StressEntry& e, const std::vector<RunRecord>& finished) {
+  death.armed.store(false, std::memory_order_relaxed);
+  const std::string failure = kSanitizerReportKind;
+  const std::string replay = replay_line(o, e.structure);
+  auto runs = finished;
+  RunRecord dying = record(o, e, 0, 0, failure);
+  for (auto& [k, v] : dying.fields)
+    if (k == "seconds") v = "@SECONDS@";
+  runs.push_back(dying);
+  death.json_path = o.json;
+  if (!o.json.empty()) {
+    std::string text = "{\"runs\":[";
+    for (std::size_t i = 0; i < runs.size(); ++i) text += (i ? ",\n" : "\n") + runs[i].json();
+    text += "\n]}\n";
+    const auto at = text.find("@SECONDS@");
+    death.json_before_seconds = text.substr(0, at);
+    death.json_after_seconds = text.substr(at + 9);
+  }
+  death.junit_path = o.junit;
+  death.junit_text.clear();
+  if (!o.junit.empty()) {
+    for (auto& [k, v] : runs.back().fields)
+      if (k == "seconds") v = "0";
+    const std::string tmp = o.junit + ".tmp";
+    write_junit(tmp, "lfcheck.stress", runs, {"workload"});
+    std::ifstream in(tmp);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    death.junit_text = buf.str();
+    std::remove(tmp.c_str());
+  }
+  const std::string dir = artifacts_dir(o);
+  death.replay_path.clear();
+  if (make_dirs(dir)) {
+    death.replay_path = dir + "/" + e.structure + "." + e.workload + ".seed" + std::to_string(o.run.seed) + ".replay";
+    ReplayFile file;
+    file.set("layer", "stress").set("structure", e.structure).set("workload", e.workload);
+    file.set("fault", o.fault).set("failure", failure).set("seed", std::to_string(o.run.seed));
+    file.set("command", replay);
+    const std::string tmp = death.replay_path + ".tmp";
+    file.write(tmp);
+    std::ifstream in(tmp);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    death.replay_text = buf.str();
+    std::remove(tmp.c_str());
+  }
+  death.message = "\nlfcheck stress: " + e.structure + "/" + e.workload + " FAILED (" + failure +
+                  ", see the report above)\nreplay: " + replay + "\n" +
+                  (death.replay_path.empty() ? "" : "replay file: ./lfcheck replay " + death.replay_path + "\n");
+  death.start = std::chrono::steady_clock::now();
+  death.armed.store(true, std::memory_order_release);
+}
+
+// Called by the sanitizer runtime before it exits on a report, and by the signal
+// handler: records the run as failed, with its replay line. Runs at most once.
+void on_death() {
+  if (!death.armed.exchange(false, std::memory_order_acq_rel)) return;
+  write_all(STDERR_FILENO, death.message);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - death.start).count();
+  char seconds[32];
+  char* p = seconds + sizeof seconds;
+  *--p = 0;
+  long long v = ms;
+  for (int digit = 0; digit < 3; ++digit, v /= 10) *--p = static_cast<char>('0' + v % 10);
+  *--p = '.';
+  do { *--p = static_cast<char>('0' + v % 10); v /= 10; } while (v > 0);
+  if (!death.json_path.empty()) write_file(death.json_path, death.json_before_seconds, p, death.json_after_seconds);
+  if (!death.junit_path.empty()) write_file(death.junit_path, death.junit_text);
+  if (!death.replay_path.empty()) write_file(death.replay_path, death.replay_text);
+}
+
+void on_signal(int) {
+  const char text[] = "\nlfcheck stress: fatal signal\n";
+  ::write(STDERR_FILENO, text, sizeof text - 1);
   on_death();
   _exit(cli::kCheckFailed);
+}
+
+// The hang watchdog: a deadlock, a lost wake-up or a livelock stops the rounds;
+// threads stuck in them cannot be joined, so the watchdog reports the run as a
+// HANG (JSON, replay file, replay line) and ends the process with status 1.
+class HangWatchdog {
+ public:
+  HangWatchdog(const Options& o, const StressEntry& e, const StressRun& run,
+               const std::vector<RunRecord>& finished)
+      : thread_([this, &o, &e, &run, &finished] {
+          std::uint64_t last = run.heartbeats();
+          auto since = std::chrono::steady_clock::now();
+          std::unique_lock<std::mutex> lock(mutex_);
+          while (!done_) {
+            cv_.wait_for(lock, std::chrono::milliseconds(200));
+            const std::uint64_t now_beats = run.heartbeats();
+            const auto now = std::chrono::steady_clock::now();
+            if (now_beats != last) {
+              last = now_beats;
+              since = now;
+            } else if (std::chrono::duration<double>(now - since).count() > o.hang_seconds) {
+              death.armed.store(false, std::memory_order_release);  // this report replaces it
+              char what[96];
+              std::snprintf(what, sizeof what, "HANG (no round completed for %.0f s)", o.hang_seconds);
+              std::fprintf(stderr, "\nlfcheck stress: %s/%s: %s\n", e.structure.c_str(), e.workload.c_str(), what);
+              auto runs = finished;
+              runs.push_back(record(o, e, run.heartbeats(), o.hang_seconds, what));
+              if (!o.json.empty()) write_runs_json(o.json, runs);
+              if (!o.junit.empty()) write_junit(o.junit, "lfcheck.stress", runs, {"workload"});
+              const std::string file = write_artifacts(o, e, what, nullptr);
+              std::fprintf(stderr, "replay: %s\n", replay_line(o, e.structure).c_str());
+              if (!file.empty()) std::fprintf(stderr, "replay file: ./lfcheck replay %s\n", file.c_str());
+              std::fflush(nullptr);
+              _exit(cli::kCheckFailed);
+            }
+          }
+        }) {}
+  ~HangWatchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+// A failed Sync::check inside a structure or workload: the run's failure, with
+// its replay line, instead of an abort the sanitizer builds would not record.
+StressRun* current_run = nullptr;
+void on_check_failed(const char* what) {
+  if (current_run) current_run->fail(std::string("ASSERT: ") + what);
 }
 
 int main_impl(int argc, char** argv) {
@@ -222,6 +369,9 @@ int main_impl(int argc, char** argv) {
   p.option("--fault", [&](std::string_view v) { o.fault = v; });
   p.option("--json", [&](std::string_view v) { o.json = v; });
   p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
+  p.option("--hang-seconds", [&](std::string_view v) {
+    o.hang_seconds = cli::parse_seconds(p.program(), "--hang-seconds", v);
+  });
   p.option("--junit", [&](std::string_view v) { o.junit = v; });
   auto positional = p.parse(argc, argv);
   if (help) {
@@ -264,14 +414,12 @@ int main_impl(int argc, char** argv) {
   std::fflush(stdout);
 
   std::vector<RunRecord> runs;
-  current.options = &o;
-  current.finished = &runs;
   install_death_callback(&on_death);
-  if (std::strcmp(kSanitizerName, "none") == 0) {
-    std::signal(SIGSEGV, on_signal);
-    std::signal(SIGABRT, on_signal);
-    std::signal(SIGBUS, on_signal);
-  }
+  // Any fatal signal the sanitizers leave to us (abort from std::terminate, or a
+  // crash in the plain build) is recorded too.
+  for (int sig : {SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV})
+    if (std::strcmp(kSanitizerName, "none") == 0 || sig == SIGABRT) std::signal(sig, on_signal);
+  StdSync::check_failure_handler().store(&on_check_failed, std::memory_order_release);
 
   bool all_passed = true;
   for (auto* e : selected) {
@@ -283,14 +431,18 @@ int main_impl(int argc, char** argv) {
           owns = true;
       if (!owns) continue;
     }
-    current.entry = e;
-    current.start = std::chrono::steady_clock::now();
+    prepare_death_plan(o, *e, runs);
+    const auto start = std::chrono::steady_clock::now();
     StressRun run(o.run, "stress " + e->structure + "/" + e->workload);
-    e->run(run, o.fault);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - current.start).count();
+    current_run = &run;
+    {
+      HangWatchdog watchdog(o, *e, run, runs);
+      e->run(run, o.fault);
+    }
+    current_run = nullptr;
+    death.armed.store(false, std::memory_order_release);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
-    current.entry = nullptr;
     if (std::strcmp(run.unit(), "ops") != 0) r.str("unit", run.unit());
     std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s, %s)\n", e->structure.c_str(),
                 e->workload.c_str(), r.passed ? "pass" : "FAIL",

@@ -15,6 +15,7 @@
 // become the per-thread table and the trace of the last moments before it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -94,6 +95,10 @@ class StressRun {
     return failure_;
   }
   std::uint64_t ops_done() const { return ops_done_; }  // after run_rounds returned
+  // Progress for the runner's hang watchdog: +1 per round (or litmus execution).
+  // Relaxed: a counter read by the watchdog only to see that it moves.
+  void heartbeat() { heartbeat_.fetch_add(1, std::memory_order_relaxed); }
+  std::uint64_t heartbeats() const { return heartbeat_.load(std::memory_order_relaxed); }
   // Workloads that count other units (litmus executions) report them here.
   void set_ops_done(std::uint64_t n, const char* unit) {
     ops_done_ = n;
@@ -139,6 +144,7 @@ class StressRun {
           // Last to arrive: every other thread is blocked here, the round is quiescent.
           waiting = 0;
           ops_done_ += round_ops * n;
+          heartbeat();
           lock.unlock();
           at_quiescence();
           lock.lock();
@@ -173,6 +179,7 @@ class StressRun {
   ProgressLine progress_;
   std::mutex mutex_;
   std::string failure_;
+  std::atomic<std::uint64_t> heartbeat_{0};
   std::uint64_t ops_done_ = 0;
   const char* unit_ = "ops";
 };
