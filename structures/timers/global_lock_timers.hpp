@@ -54,9 +54,22 @@ class GlobalLockTimers {
   [[nodiscard]] TimerError add(unsigned w, Timer& t, std::int64_t when, std::int64_t period = 0) {
     if (w >= n_ || when < 0 || period < 0) return TimerError::bad_argument;
     Guard g(lock_);
-    if (t.index_.load() >= 0) return TimerError::already_armed;
     if (down_[w].load()) return TimerError::worker_shut_down;
+    if (t.index_.load() >= 0) return TimerError::already_armed;
     t.period_.store(period);
+    arm(t, when);
+    return TimerError::ok;
+  }
+  [[nodiscard]] TimerError add(unsigned w, Timer& t, std::int64_t when, std::int64_t period, TimerCallback cb,
+                               void* arg, std::uint64_t seq) {
+    if (w >= n_ || when < 0 || period < 0) return TimerError::bad_argument;
+    Guard g(lock_);
+    if (down_[w].load()) return TimerError::worker_shut_down;
+    if (t.index_.load() >= 0) return TimerError::already_armed;
+    t.period_.store(period);
+    t.callback_.store(cb);
+    t.arg_.store(arg);
+    t.seq_.store(seq);
     arm(t, when);
     return TimerError::ok;
   }
@@ -166,7 +179,7 @@ class GlobalLockTimers {
     Guard g(lock_);
     const std::int32_t i = t.index_.load();
     const bool was = i >= 0;
-    if (!was && down_[caller].load()) return {false, TimerError::worker_shut_down};
+    if (down_[caller].load()) return {false, TimerError::worker_shut_down};
     if (was) heap_.remove_at(static_cast<std::uint32_t>(i));
     if (all) {
       t.period_.store(period);

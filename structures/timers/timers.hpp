@@ -101,9 +101,9 @@
 //     Exactly one of "the old arm fires" and "reset returns true" happens.
 //   modify(...): reset that also replaces period, callback, argument and seq.
 //   Misuse is a clear error: add of an armed timer returns
-//   TimerError::already_armed; add/reset/modify of a timer on no heap through a
-//   worker that was shut down returns TimerError::worker_shut_down (reset, whose
-//   result is a bool as in Go, fails a check with that message instead);
+//   TimerError::already_armed; add/reset/modify through a worker that was shut
+//   down returns TimerError::worker_shut_down (reset, whose result is a bool as
+//   in Go, fails a check with that message instead);
 //   negative when/period return bad_argument. A corrupt status fails a check.
 //
 // Callbacks: cb(arg, seq, when, now) runs on the worker's thread with no lock
@@ -228,7 +228,9 @@ class TimerSet {
     Heap heap_;                                                  // lock_
     typename Sync::template cell<bool> sleeping_{false};         // lock_
     typename Sync::template cell<std::int64_t> sleep_until_{0};  // lock_
-    typename Sync::template cell<bool> shut_down_{false};        // lock_
+    // Written under lock_; read under lock_ or, by add/reset/modify at entry,
+    // without it (acquire, pairs with shutdown_worker's release store).
+    typename Sync::template atomic<bool> shut_down_{false};
     typename Sync::template cell<bool> exit_requested_{false};   // lock_
     // Written by other threads (stop/reset): kept off the lock's cache line.
     char pad_[64] = {};
@@ -252,6 +254,13 @@ class TimerSet {
   [[nodiscard]] TimerError add(unsigned w, Timer& t, std::int64_t when, std::int64_t period = 0) {
     if (w >= n_) return TimerError::bad_argument;
     return change(workers_[w], t, when, period, Mode::add, nullptr, nullptr, 0).error;
+  }
+  // The same, also setting callback, argument and seq (Go sets f, arg, seq before
+  // addtimer); they are written under Modifying, so this is safe on a shared timer.
+  [[nodiscard]] TimerError add(unsigned w, Timer& t, std::int64_t when, std::int64_t period, TimerCallback cb,
+                               void* arg, std::uint64_t seq) {
+    if (w >= n_) return TimerError::bad_argument;
+    return change(workers_[w], t, when, period, Mode::add_fields, cb, arg, seq).error;
   }
 
   bool stop(Timer& t) {
@@ -318,12 +327,14 @@ class TimerSet {
     Worker& second = w < to ? dst : src;
     first.lock_.lock();
     second.lock_.lock();
-    if (src.shut_down_.load() || dst.shut_down_.load()) {
+    // Relaxed: under both locks, which order every other store of these flags.
+    if (src.shut_down_.load(std::memory_order_relaxed) || dst.shut_down_.load(std::memory_order_relaxed)) {
       second.lock_.unlock();
       first.lock_.unlock();
       return TimerError::worker_shut_down;
     }
-    src.shut_down_.store(true);
+    // Release: pairs with the acquire load at the entry of change().
+    src.shut_down_.store(true, std::memory_order_release);
     std::int64_t earliest = kTimerNever;
     while (!src.heap_.empty()) {
       const std::uint32_t last = src.heap_.size() - 1;
@@ -378,13 +389,13 @@ class TimerSet {
   bool run_once(unsigned w, std::size_t* ran = nullptr) {
     Worker& wk = workers_[w];
     wk.lock_.lock();
-    if (wk.shut_down_.load() || wk.exit_requested_.load()) {
+    if (wk.shut_down_.load(std::memory_order_relaxed) || wk.exit_requested_.load()) {  // relaxed: under lock_
       wk.lock_.unlock();
       return false;
     }
     const std::size_t n = run_due_locked(wk);
     if (ran) *ran = n;
-    if (n == 0 && !wk.shut_down_.load() && !wk.exit_requested_.load()) {
+    if (n == 0 && !wk.shut_down_.load(std::memory_order_relaxed) && !wk.exit_requested_.load()) {  // under lock_
       // run_due_locked left the head Waiting and not due, or the heap empty.
       const std::int64_t deadline = wk.heap_.empty() ? kTimerNever : wk.heap_.at(0).when;
       wk.sleeping_.store(true);
@@ -428,7 +439,7 @@ class TimerSet {
   bool is_shut_down(unsigned w) {
     Worker& wk = workers_[w];
     wk.lock_.lock();
-    const bool down = wk.shut_down_.load();
+    const bool down = wk.shut_down_.load(std::memory_order_relaxed);  // relaxed: under lock_
     wk.lock_.unlock();
     return down;
   }
@@ -441,7 +452,8 @@ class TimerSet {
     for (unsigned w = 0; w < n_; ++w) {
       const Worker& wk = workers_[w];
       if (const char* e = wk.heap_.check()) return e;
-      if (wk.shut_down_.load() && !wk.heap_.empty()) return "a shut-down worker still holds timers";
+      if (wk.shut_down_.load(std::memory_order_relaxed) && !wk.heap_.empty())  // relaxed: quiescent
+        return "a shut-down worker still holds timers";
       std::int32_t deleted = 0, earlier = 0;
       for (std::uint32_t i = 0; i < wk.heap_.size(); ++i) {
         const auto e = wk.heap_.at(i);
@@ -494,10 +506,12 @@ class TimerSet {
     return o ? static_cast<int>(o->index_) : -1;
   }
   std::size_t heap_size_quiescent(unsigned w) const { return workers_[w].heap_.size(); }
+  std::uint64_t seq_quiescent(const Timer& t) const { return t.seq_.load(); }
+  std::int64_t period_quiescent(const Timer& t) const { return t.period_.load(); }
 
  private:
   friend struct TimerTestAccess<TimerSet>;
-  enum class Mode { add, reset, modify };
+  enum class Mode { add, add_fields, reset, modify };
 
   static bool armed(TimerStatus s) {
     return s == TimerStatus::waiting || s == TimerStatus::modified_earlier || s == TimerStatus::modified_later;
@@ -544,6 +558,10 @@ class TimerSet {
   TimerModifyResult change(Worker& caller, Timer& t, std::int64_t when, std::int64_t period, Mode mode,
                            TimerCallback cb, void* arg, std::uint64_t seq) {
     if (when < 0 || period < 0) return {false, TimerError::bad_argument};
+    // Acquire: pairs with shutdown_worker's release store. Any call through a
+    // worker shut down before it fails; one racing the shutdown is re-checked
+    // under the lock below if it needs the caller's heap.
+    if (caller.shut_down_.load(std::memory_order_acquire)) return {false, TimerError::worker_shut_down};
     TimerStatus s;
     for (;;) {
       s = t.status();
@@ -552,7 +570,7 @@ class TimerSet {
         case TimerStatus::waiting:
         case TimerStatus::modified_earlier:
         case TimerStatus::modified_later:
-          if (mode == Mode::add) return {true, TimerError::already_armed};
+          if (mode == Mode::add || mode == Mode::add_fields) return {true, TimerError::already_armed};
           got = take(t, s, TimerStatus::modifying);
           break;
         case TimerStatus::no_status:
@@ -576,7 +594,7 @@ class TimerSet {
       // heap until the push, so no owner can be spinning on it while we block on
       // the lock.
       caller.lock_.lock();
-      if (caller.shut_down_.load()) {
+      if (caller.shut_down_.load(std::memory_order_relaxed)) {  // relaxed: under lock_ (shutdown raced us)
         caller.lock_.unlock();
         give(t, TimerStatus::modifying, s);
         return {false, TimerError::worker_shut_down};
@@ -620,7 +638,7 @@ class TimerSet {
                          std::uint64_t seq) {
     if (mode == Mode::reset) return;  // Go's Reset keeps period, f, arg, seq
     t.period_.store(period);
-    if (mode == Mode::modify) {
+    if (mode == Mode::modify || mode == Mode::add_fields) {
       t.callback_.store(cb);
       t.arg_.store(arg);
       t.seq_.store(seq);
