@@ -5,6 +5,7 @@
 namespace lfcheck::timers_models {
 
 LFCHECK_MODEL(TimerFault, StopVsRun);
+LFCHECK_MODEL(TimerFault, StopResetVsRun);
 LFCHECK_MODEL(TimerFault, ResetVsAdjust);
 LFCHECK_MODEL(TimerFault, TwoResets);
 LFCHECK_MODEL(TimerFault, StopResetVsAdjust);

@@ -88,6 +88,33 @@ struct StopVsRun : TimersCommon<Sync, F> {
   }
 };
 
+// Stop and reset (from worker 1) race the owner running the due timer. Two arms
+// (the add, the reset); each ends exactly once: by firing, by stop() == true, or
+// by reset() == true (the reset cancelled the first arm).
+template <class Sync, TimerFault F>
+struct StopResetVsRun : TimersCommon<Sync, F> {
+  static constexpr const char* name = "stop_reset_vs_run";
+  static constexpr const char* description =
+      "owner runs a due timer while one thread stops it and another resets it (to 20)";
+  static constexpr unsigned threads = 3;
+  bool stopped = false, reset_armed = false;
+  void before() {
+    this->init_timers();
+    this->add(0, 0, 5);
+  }
+  void thread(unsigned i) {
+    if (i == 0) this->set.run_due(0);
+    else if (i == 1) stopped = this->set.stop(this->timer[0]);
+    else reset_armed = this->set.reset(1, this->timer[0], 20);
+  }
+  void after() {
+    this->settle(100);
+    const int ends = this->fired[0].count + (stopped ? 1 : 0) + (reset_armed ? 1 : 0);
+    Sync::check(ends == 2, "an arm fired and was also stopped/reset, or was lost");
+    Sync::check(this->fired[0].count <= 2, "a timer fired more often than it was armed");
+  }
+};
+
 // A thread on worker 1 resets (earlier) a timer on worker 0's heap while the
 // owner cleans/adjusts/runs: the owner re-sites it (ModifiedEarlier -> Moving ->
 // Waiting) and it fires exactly once, at the new when.
