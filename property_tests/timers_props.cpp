@@ -533,5 +533,42 @@ TEST(timers, transition_table_transient_states) {
   });
 }
 
+// Production configuration: the steady clock and real run loops (timed sleeps).
+// Timers added from another thread, reset earlier and stopped all behave.
+template <class Impl>
+void steady_clock_run_loops() {
+  SteadyClock clock;
+  Impl set(clock, 2);
+  std::atomic<int> fired{0};
+  auto on_fire = [](void* a, std::uint64_t, std::int64_t when, std::int64_t now) {
+    EXPECT_GE(now, when);
+    static_cast<std::atomic<int>*>(a)->fetch_add(1);
+  };
+  std::vector<std::unique_ptr<typename Impl::Timer>> timers;
+  for (int i = 0; i < 8; ++i) timers.push_back(std::make_unique<typename Impl::Timer>(on_fire, &fired));
+  std::thread loops[2] = {std::thread([&] { set.run(0); }), std::thread([&] { set.run(1); })};
+  const std::int64_t ms = 1'000'000;
+  const std::int64_t t0 = clock.now();
+  for (int i = 0; i < 8; ++i) ASSERT_EQ(set.add(i % 2, *timers[i], t0 + (20 + i) * ms), TimerError::ok);
+  EXPECT_TRUE(set.stop(*timers[7]));                // never fires
+  EXPECT_TRUE(set.reset(1, *timers[6], t0 + 2 * ms));  // earlier: the sleeping owner is woken
+  EXPECT_TRUE(set.reset(0, *timers[5], t0 + 10'000 * ms));  // later: still armed at the end
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (fired.load() < 6 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(fired.load(), 6);
+  EXPECT_TRUE(set.stop(*timers[5]));
+  set.request_exit(0);
+  set.request_exit(1);
+  for (auto& l : loops) l.join();
+  EXPECT_EQ(fired.load(), 6);
+}
+
+TEST(timers, steady_clock_run_loops) {
+  steady_clock_run_loops<GoTimers<StdSync, SteadyClock>>();
+  steady_clock_run_loops<BinaryHeapTimers<StdSync, SteadyClock>>();
+  steady_clock_run_loops<GlobalLockTimers<StdSync, SteadyClock>>();
+}
+
 }  // namespace
 }  // namespace lfcheck
