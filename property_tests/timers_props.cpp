@@ -549,19 +549,22 @@ void steady_clock_run_loops() {
   std::thread loops[2] = {std::thread([&] { set.run(0); }), std::thread([&] { set.run(1); })};
   const std::int64_t ms = 1'000'000;
   const std::int64_t t0 = clock.now();
-  for (int i = 0; i < 8; ++i) ASSERT_EQ(set.add(i % 2, *timers[i], t0 + (20 + i) * ms), TimerError::ok);
-  EXPECT_TRUE(set.stop(*timers[7]));                // never fires
-  EXPECT_TRUE(set.reset(1, *timers[6], t0 + 2 * ms));  // earlier: the sleeping owner is woken
-  EXPECT_TRUE(set.reset(0, *timers[5], t0 + 10'000 * ms));  // later: still armed at the end
+  for (int i = 0; i < 8; ++i) ASSERT_EQ(set.add(i % 2, *timers[i], t0 + (100 + i) * ms), TimerError::ok);
+  // On a loaded machine any of these may come after the timer fired; the
+  // expected count follows from what they returned (Go's contract).
+  const bool stopped7 = set.stop(*timers[7]);                // true: never fires
+  const bool armed6 = set.reset(1, *timers[6], t0 + 2 * ms);  // earlier: the sleeping owner is woken
+  const bool armed5 = set.reset(0, *timers[5], t0 + 10'000 * ms);  // later: still armed at the end
+  const int expected = 5 + (armed5 ? 0 : 1) + (armed6 ? 1 : 2) + (stopped7 ? 0 : 1);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (fired.load() < 6 && std::chrono::steady_clock::now() < deadline)
+  while (fired.load() < expected && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  EXPECT_EQ(fired.load(), 6);
+  EXPECT_EQ(fired.load(), expected);
   EXPECT_TRUE(set.stop(*timers[5]));
   set.request_exit(0);
   set.request_exit(1);
   for (auto& l : loops) l.join();
-  EXPECT_EQ(fired.load(), 6);
+  EXPECT_EQ(fired.load(), expected);
 }
 
 TEST(timers, steady_clock_run_loops) {

@@ -38,7 +38,7 @@ struct FaultTraits<TimerFault> {
        "then steps past that slot: the moved timer is never adjusted, so a timer reset to fire "
        "earlier fires late",
        "golang/go#47762 (a heap change during the adjust scan makes it skip a timer)",
-       "props,stress"},
+       "model,props,stress"},
       {TimerFault::callback_under_lock, "timers.callback_under_lock",
        "the callback runs while the worker's heap lock is held; a callback that re-arms a "
        "timer on its worker locks that lock again (self-deadlock)",
