@@ -55,7 +55,7 @@ struct Common : ScenarioBase {
     if (a == Acquire::acquired) {
       ++acquired;
       max_holders = ++holders > max_holders ? holders : max_holders;
-      Sync::check(holders <= static_cast<int>(shut.max_count()), "more holders than max_count");
+      Sync::check(static_cast<std::uint64_t>(holders) <= shut.max_count(), "more holders than max_count");
       Sync::check(shut.resource().use(), "resource not intact while a reference is held");
       --holders;
       shut.release();
@@ -112,6 +112,7 @@ struct HoldersVsOwnerFree : ScenarioBase {
   static constexpr const char* description =
       "2 holders use + release while the owner shuts down and frees the object";
   static constexpr unsigned threads = 3;
+  static constexpr bool full_search = true;  // ~480k executions, ~2 s
   using Shut = Shutdown<Sync, F>;
   typename Resource<Sync>::CloseReport report;
   Shut* shut = nullptr;

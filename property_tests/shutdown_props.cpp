@@ -27,6 +27,7 @@ struct WordModel {
   std::uint64_t max_count = 1;
   std::uint64_t count = 0;
   bool teardown = false;
+  std::uint64_t held_at_teardown = 0;
   bool unparked = false;   // the last release after teardown happened
   bool destroyed = false;
 
@@ -36,12 +37,16 @@ struct WordModel {
 template <ShutdownFault F>
 struct Sut {
   using Shut = RefcountedShutdown<Resource, StdSync, F>;
-  explicit Sut(std::uint64_t max_count) : shut(make_resource(report), max_count) {}
+  explicit Sut(std::uint64_t max_count) : shut(std::make_unique<Shut>(make_resource(report), max_count)) {}
   // Give back whatever the sequence (or a failed assertion) left held, so the
   // object's destructor finishes the shutdown without blocking.
   ~Sut() {
-    for (std::uint64_t held = shut.word_quiescent() & Shut::kCountMask; held > 0 && held < 64; --held)
-      shut.release();
+    for (std::uint64_t held = shut->word_quiescent() & Shut::kCountMask; held > 0 && held < 64; --held)
+      shut->release();
+    // A faulty variant may have lost the unpark: then the destructor would park
+    // forever. Leak the object instead (the property has failed already).
+    if (!shut->resource_destroyed() && shut->held_at_teardown() != 0 && !shut->owner_unparked())
+      (void)shut.release();
   }
   static Resource* make_resource(Resource::CloseReport& report) {
     Resource* r = StdSync::create<Resource>();
@@ -49,7 +54,7 @@ struct Sut {
     return r;
   }
   Resource::CloseReport report;
-  Shut shut;
+  std::unique_ptr<Shut> shut;
 };
 
 template <ShutdownFault F>
@@ -58,9 +63,10 @@ using Command = rc::state::Command<WordModel, Sut<F>>;
 // After every command: the word is the model's word and the invariants hold.
 template <ShutdownFault F>
 void check_word(const WordModel& after, const Sut<F>& s) {
-  RC_ASSERT(s.shut.word_quiescent() == after.word());
-  RC_ASSERT(s.shut.check_invariants() == nullptr);
-  RC_ASSERT(s.shut.resource_destroyed() == after.destroyed);
+  RC_ASSERT(s.shut->word_quiescent() == after.word());
+  RC_ASSERT(s.shut->check_invariants() == nullptr);
+  RC_ASSERT(s.shut->resource_destroyed() == after.destroyed);
+  RC_ASSERT(s.shut->owner_unparked() == after.unparked);  // unparked exactly when drained
 }
 
 template <ShutdownFault F>
@@ -76,9 +82,9 @@ struct TryAcquire : Command<F> {
   }
   void run(const WordModel& m, Sut<F>& s) const override {
     const Acquire want = expected(m);
-    const Acquire got = s.shut.try_acquire();
+    const Acquire got = s.shut->try_acquire();
     RC_ASSERT(static_cast<int>(got) == static_cast<int>(want));
-    if (got == Acquire::acquired) RC_ASSERT(s.shut.resource().use());
+    if (got == Acquire::acquired) RC_ASSERT(s.shut->resource().use());
     check_word(this->nextState(m), s);
   }
   void show(std::ostream& os) const override { os << "try_acquire()"; }
@@ -93,7 +99,7 @@ struct Release : Command<F> {
   }
   void run(const WordModel& m, Sut<F>& s) const override {
     const bool last_after_teardown = m.teardown && m.count == 1;
-    RC_ASSERT(s.shut.release() == last_after_teardown);  // true: it unparked the owner
+    RC_ASSERT(s.shut->release() == last_after_teardown);  // true: it unparked the owner
     check_word(this->nextState(m), s);
   }
   void show(std::ostream& os) const override { os << "release()"; }
@@ -103,9 +109,12 @@ struct Release : Command<F> {
 template <ShutdownFault F>
 struct RequestTeardown : Command<F> {
   void checkPreconditions(const WordModel& m) const override { RC_PRE(!m.teardown); }
-  void apply(WordModel& m) const override { m.teardown = true; }
+  void apply(WordModel& m) const override {
+    m.teardown = true;
+    m.held_at_teardown = m.count;
+  }
   void run(const WordModel& m, Sut<F>& s) const override {
-    RC_ASSERT(s.shut.request_teardown() == m.count);
+    RC_ASSERT(s.shut->request_teardown() == m.count);
     check_word(this->nextState(m), s);
   }
   void show(std::ostream& os) const override { os << "request_teardown()"; }
@@ -119,7 +128,11 @@ struct FinishShutdown : Command<F> {
   }
   void apply(WordModel& m) const override { m.destroyed = true; }
   void run(const WordModel& m, Sut<F>& s) const override {
-    s.shut.finish_shutdown();
+    // Every reference is back: if any was held at teardown, the last release must
+    // have unparked the owner — otherwise it would sleep forever (lost wake-up).
+    RC_ASSERT(s.shut->held_at_teardown() == m.held_at_teardown);
+    RC_ASSERT(m.held_at_teardown == 0 || s.shut->owner_unparked());
+    s.shut->finish_shutdown();
     RC_ASSERT(s.report.closes == 1u);
     RC_ASSERT(s.report.os_ok);
     RC_ASSERT(s.report.os_total == s.report.uses);  // every use reached the eventfd

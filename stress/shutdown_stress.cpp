@@ -147,7 +147,7 @@ struct ShutdownStress {
 
   struct alignas(64) PerThread {
     std::uint64_t attempts = 0, acquired = 0, dead = 0, overflow = 0, released = 0;
-    std::uint64_t shutdowns = 0;
+    std::uint64_t shutdowns = 0, parks = 0;
     std::uint64_t acquired_on[kObjects] = {};  // this round
     std::uint64_t op_in_round = 0;
     bool seeded = false;
@@ -161,7 +161,7 @@ struct ShutdownStress {
     objects[0].max_count = kSmallLimit;
     for (unsigned i = 0; i < kObjects; ++i) objects[i].renew();
     std::vector<PerThread> threads(n);
-    std::uint64_t shutdowns_total = 0, rounds = 0;
+    std::uint64_t shutdowns_total = 0, parks_total = 0, rounds = 0;
 
     auto release_held = [&](PerThread& me, std::size_t i) {
       Object& o = objects[me.held[i].object];
@@ -209,7 +209,8 @@ struct ShutdownStress {
       if (o.claimed.exchange(true, std::memory_order_acq_rel)) return;
       while (!me.held.empty()) release_held(me, me.held.size() - 1);
       o.parked_since.store(now_ns(), std::memory_order_relaxed);  // the watchdog's clock
-      o.shut->shutdown();
+      if (o.shut->request_teardown() != 0) ++me.parks;  // references out: it will park
+      o.shut->finish_shutdown();
       o.parked_since.store(0, std::memory_order_relaxed);
       if (o.report.closes != 1) me.error = "shutdown() returned without destroying the resource once";
       ++me.shutdowns;
@@ -225,9 +226,14 @@ struct ShutdownStress {
       }
       const bool last_of_round = ++me.op_in_round == kRoundOps;
       const unsigned dice = static_cast<unsigned>(rng() % 1000);
-      if (!me.held.empty() && dice < 250) release_held(me, rng() % me.held.size());
-      else if (dice < 256) owner(me, rng);
-      else user(me, rng);
+      if (dice < 250) {
+        if (!me.held.empty()) release_held(me, rng() % me.held.size());
+        else user(me, rng);
+      } else if (dice < 253) {
+        owner(me, rng);  // ~1.5 mid-round shutdowns per round with 4 threads
+      } else {
+        user(me, rng);
+      }
       if (last_of_round) {
         me.op_in_round = 0;
         while (!me.held.empty()) release_held(me, me.held.size() - 1);
@@ -245,7 +251,8 @@ struct ShutdownStress {
         if (th.acquired != th.released) return run.fail("an acquired reference was not released");
         for (unsigned k = 0; k < kObjects; ++k) acquired_on[k] += th.acquired_on[k];
         shutdowns_total += th.shutdowns;
-        th.shutdowns = 0;
+        parks_total += th.parks;
+        th.shutdowns = th.parks = 0;
         std::fill(std::begin(th.acquired_on), std::end(th.acquired_on), 0);
       }
       for (unsigned k = 0; k < kObjects; ++k) {
@@ -297,7 +304,19 @@ struct ShutdownStress {
       if (!s->resource_destroyed() && !(s->word_quiescent() & Shut::kTeardown)) s->shutdown();
       if (s->resource_destroyed()) delete s;
     }
-    (void)rounds;
+    std::uint64_t attempts = 0, acquired = 0, dead = 0, overflow = 0;
+    for (auto& th : threads) {
+      attempts += th.attempts;
+      acquired += th.acquired;
+      dead += th.dead;
+      overflow += th.overflow;
+    }
+    std::printf("  %llu rounds, %llu shutdowns (%llu parked), %llu try_acquire: %llu acquired, "
+                "%llu dead, %llu overflow\n",
+                static_cast<unsigned long long>(rounds), static_cast<unsigned long long>(shutdowns_total),
+                static_cast<unsigned long long>(parks_total), static_cast<unsigned long long>(attempts),
+                static_cast<unsigned long long>(acquired), static_cast<unsigned long long>(dead),
+                static_cast<unsigned long long>(overflow));
   }
 };
 

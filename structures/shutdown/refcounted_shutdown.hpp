@@ -291,6 +291,10 @@ class RefcountedShutdown {
   // The word, for tests at quiescent points.
   std::uint64_t word_quiescent() const { return word_.load(std::memory_order_relaxed); }
   bool resource_destroyed() const { return destroyed_.load(); }  // owner / quiescent
+  // References held when teardown was set, and whether the last of them has
+  // unparked the owner (finish_shutdown() would not block). Owner / quiescent.
+  std::uint64_t held_at_teardown() const { return held_at_teardown_.load(); }
+  bool owner_unparked() const { return drained_.load(); }
 
   // Quiescent check (no operation in flight): nullptr if consistent.
   const char* check_invariants() const {
