@@ -161,6 +161,8 @@ TEST(shutdown, word_matches_sequential_model) {
 // refused guard holds nothing.
 TEST(shutdown, guard_releases_once) {
   using Shut = RefcountedShutdown<Resource>;
+  static_assert(alignof(Shut) == 64, "the word must start a cache line");
+  static_assert(sizeof(Shut) >= 128, "the word must have its line to itself");
   Shut shut(2);
   {
     Shut::Guard a = shut.guard();

@@ -18,6 +18,8 @@
 // destructor are not concurrent with anything — RefcountedShutdown guarantees it.
 #pragma once
 
+#include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -56,6 +58,9 @@ class NativeResource {
     // Scrub before freeing, as a resource holding secrets would: plain writes, so
     // a use not ordered before this destructor is a data race for every checker.
     for (std::size_t i = 0; i < kWords; ++i) b[i].store(0);
+    // Keep the scrub: without this the compiler drops the stores as dead (the
+    // buffer is freed next), and TSan would see the race only inside free().
+    asm volatile("" : : "r"(b) : "memory");
     Sync::destroy_array(b);
     std::uint64_t os_total = 0;
     bool os_ok = os_ok_.load(std::memory_order_relaxed);  // quiescent: see uses_ below

@@ -45,11 +45,13 @@
 //   so sequential tests can step through it without blocking.
 //
 // Memory
-//   Two 64-byte lines: the word (written by every user) alone on the first; the
-//   owner's park state (mutex, condition variable, drained flag) and the owner's
-//   own fields on the second, touched by users only by the one unparking release.
-//   Plus the resource, owned through a pointer (created with Sync::create or
-//   adopted), destroyed with Sync::destroy.
+//   The object is 64-byte aligned. The word (written by every user) sits alone on
+//   the first 64-byte line. From the second line on: max_count and the resource
+//   pointer (read-only after construction), then the owner's park state (mutex,
+//   condition variable, drained flag) and its own bookkeeping, written by users
+//   only in the one unparking release — 192 bytes in all with StdSync (std::mutex
+//   and std::condition_variable are 40 + 48 bytes). Plus the resource, owned
+//   through a pointer (made by Sync::create, destroyed with Sync::destroy).
 //
 // Cost
 //   try_acquire: one load + one CAS (uncontended); refused: one load.

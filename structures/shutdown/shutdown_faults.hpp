@@ -28,7 +28,7 @@ struct FaultTraits<ShutdownFault> {
        "fetch_add: the owner can set teardown, see a zero count and destroy the resource in "
        "between, and the user then uses freed memory",
        "refcount increment after checking the teardown flag non-atomically (use after free)",
-       "model"},
+       "model,stress"},
       {ShutdownFault::touch_after_last_release, "shutdown.touch_after_last_release",
        "release decides whether to unpark by re-reading the word after its decrement: once "
        "the decrement has let the owner finish, the owner may have freed the object, and the "
