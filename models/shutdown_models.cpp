@@ -6,6 +6,7 @@ namespace lfcheck::shutdown_models {
 
 LFCHECK_MODEL(ShutdownFault, UsersVsShutdown);
 LFCHECK_MODEL(ShutdownFault, HoldersVsOwnerFree);
+LFCHECK_MODEL(ShutdownFault, ThreeUsersVsShutdown);
 LFCHECK_MODEL(ShutdownFault, OverflowAtLimit);
 
 }  // namespace lfcheck::shutdown_models

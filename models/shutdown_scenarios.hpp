@@ -143,6 +143,32 @@ struct HoldersVsOwnerFree : ScenarioBase {
   }
 };
 
+// Three users against the owner: one took its reference before the race (a
+// holder), two try to take one during it. The owner parks whenever a reference is
+// out at teardown; the last release — holder's or a user's — must wake it.
+template <class Sync, ShutdownFault F>
+struct ThreeUsersVsShutdown : Common<Sync, F> {
+  static constexpr const char* name = "three_users_vs_shutdown";
+  static constexpr const char* description =
+      "1 holder (acquired before) + 2 users race the owner's shutdown()";
+  static constexpr unsigned threads = 4;
+  ThreeUsersVsShutdown() : Common<Sync, F>(Shutdown<Sync, F>::kMaxCount) {}
+  void before() {
+    Sync::check(this->shut.try_acquire() == Acquire::acquired, "holder's reference refused");
+    ++this->acquired;
+  }
+  void thread(unsigned i) {
+    if (i == 3) return this->owner();
+    if (i == 0) {
+      Sync::check(this->shut.resource().use(), "resource not intact while a reference is held");
+      this->shut.release();
+      return;
+    }
+    this->use_once();
+  }
+  void after() { this->finish(); }
+};
+
 // max_count = 1: two users race for the single reference while the owner shuts
 // down. At most one holds it; the other is refused (overflow) — never wrapped.
 template <class Sync, ShutdownFault F>

@@ -39,6 +39,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <vector>
 
@@ -272,21 +273,27 @@ struct ShutdownStress {
       }
     };
 
-    // Watchdog: an owner parked for kHangSeconds is a lost wake-up (or a leak of a
-    // reference). It reads only the objects' atomics.
-    std::atomic<bool> finished{false};
+    // Watchdog: an owner that has not returned from shutdown() after kHangSeconds
+    // is a lost wake-up (or a reference never given back). It reads only the
+    // objects' atomics, and it ends the process without allocating, without stdio
+    // and without exit()'s interceptors (raw exit_group): it must work even when
+    // the process is stuck inside a sanitizer's own locks.
+    char hang_secs[16];
+    std::snprintf(hang_secs, sizeof hang_secs, "%.0f", kHangSeconds);
+    const std::string hang_report =
+        std::string("\nlfcheck stress: shutdown/") + name +
+        " FAILED (hang: an owner has not returned from shutdown() after " + hang_secs +
+        " s — a lost wake-up, or the process is stuck)\nreplay: " + replay_line<F>(run.options()) +
+        "\n";
+    std::atomic<bool> finished{false};  // relaxed: only ends the watchdog's polling
     std::thread watchdog([&] {
       while (!finished.load(std::memory_order_relaxed)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         for (unsigned k = 0; k < kObjects; ++k) {
           const std::int64_t since = objects[k].parked_since.load(std::memory_order_relaxed);
           if (since != 0 && (now_ns() - since) * 1e-9 > kHangSeconds) {
-            std::fprintf(stderr,
-                         "\nlfcheck stress: shutdown/%s FAILED (hang: an owner has been parked in "
-                         "shutdown() for %.0f s — lost wake-up)\nreplay: %s\n",
-                         name, kHangSeconds, replay_line<F>(run.options()).c_str());
-            std::fflush(stderr);
-            _exit(1);
+            (void)!::write(2, hang_report.data(), hang_report.size());
+            ::syscall(SYS_exit_group, 1);
           }
         }
       }
