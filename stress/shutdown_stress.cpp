@@ -55,7 +55,7 @@ constexpr unsigned kObjects = 4;
 constexpr std::uint64_t kRoundOps = 128;
 constexpr std::size_t kMaxHeld = 2;
 constexpr std::uint64_t kSmallLimit = 2;  // max_count of object 0
-constexpr double kHangSeconds = 5.0;
+constexpr double kHangSeconds = 10.0;  // a correct park lasts at most one round (ms)
 
 // StdSync, plus noise at the structure's marked points.
 struct NoisySync : StdSync {
