@@ -68,6 +68,14 @@
 //   around its re-check). shutdown blocks, by design, until every reference is
 //   released; it never spins while it waits.
 //
+// Wiring into DeliQueue (not done here; the queue is built separately)
+//   The queue owns a RefcountedShutdown over the Looper's native resource (the
+//   eventfd that wakes it: NativeResource is a ready stand-in). Every non-Looper
+//   use of it — an enqueuer waking the Looper — runs under a Guard; `dead` means
+//   the queue has quit, and the post reports failure to its caller. quit: after
+//   the sentinel is pushed the Looper calls request_teardown() (no new uses),
+//   applies the quit rules to what is queued, then finish_shutdown().
+//
 // Misuse that is checked (Sync::check: abort in production, a failure in models):
 //   release() without a matching successful try_acquire() (count underflow),
 //   request_teardown() twice, destroying the resource twice.
