@@ -48,7 +48,7 @@ struct FaultTraits<ShutdownFault> {
       {ShutdownFault::overflow_wraps, "shutdown.overflow_wraps",
        "try_acquire at the count limit wraps the count to 0 instead of refusing: the caller "
        "is told it holds a reference, and the owner can destroy the resource under it",
-       "", "model,props"},
+       "", "model,props,stress"},
       {ShutdownFault::relaxed_release, "shutdown.relaxed_release",
        "release decrements with a relaxed RMW: a holder's last use of the resource is not "
        "ordered before the owner destroying it (a data race with the free)",
