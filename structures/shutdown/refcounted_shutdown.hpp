@@ -140,6 +140,7 @@ class RefcountedShutdown {
   // Takes a reference unless teardown has begun (dead) or the count is at its
   // limit (overflow). On `acquired` the caller must call release() exactly once.
   Acquire try_acquire() {
+    typename Sync::operation op("try_acquire");
     if constexpr (Fault == ShutdownFault::check_then_increment) {
       // FAULT: the test and the increment are two operations; teardown can be set,
       // and the resource destroyed, between them.
@@ -179,6 +180,7 @@ class RefcountedShutdown {
   // touches the object only if it is that last one, and then only until it unlocks
   // the park mutex.
   bool release() {
+    typename Sync::operation op("release");
     constexpr std::memory_order dec_order = Fault == ShutdownFault::relaxed_release
                                                 ? std::memory_order_relaxed  // FAULT
                                                 : std::memory_order_release;
@@ -263,6 +265,7 @@ class RefcountedShutdown {
   // Sets the teardown bit: from now on every try_acquire() is refused. Returns the
   // number of references held at that instant (0: finish_shutdown() will not park).
   std::uint64_t request_teardown() {
+    typename Sync::operation op("request_teardown");
     // Relaxed: only the first guess for the CAS.
     std::uint64_t w = word_.load(std::memory_order_relaxed);
     for (;;) {
@@ -283,6 +286,7 @@ class RefcountedShutdown {
   // After request_teardown(): parks until the last reference is released (if any
   // was held at teardown), then destroys the resource.
   void finish_shutdown() {
+    typename Sync::operation op("finish_shutdown");
     // Relaxed: the owner reads back its own teardown bit.
     Sync::check((word_.load(std::memory_order_relaxed) & kTeardown) != 0,
                 "finish_shutdown() before request_teardown()");

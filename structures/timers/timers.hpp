@@ -252,6 +252,7 @@ class TimerSet {
 
   // Arms a timer that is not armed, on worker w (see the table for Deleted).
   [[nodiscard]] TimerError add(unsigned w, Timer& t, std::int64_t when, std::int64_t period = 0) {
+    typename Sync::operation op("add");
     if (w >= n_) return TimerError::bad_argument;
     return change(workers_[w], t, when, period, Mode::add, nullptr, nullptr, 0).error;
   }
@@ -259,11 +260,13 @@ class TimerSet {
   // addtimer); they are written under Modifying, so this is safe on a shared timer.
   [[nodiscard]] TimerError add(unsigned w, Timer& t, std::int64_t when, std::int64_t period, TimerCallback cb,
                                void* arg, std::uint64_t seq) {
+    typename Sync::operation op("add");
     if (w >= n_) return TimerError::bad_argument;
     return change(workers_[w], t, when, period, Mode::add_fields, cb, arg, seq).error;
   }
 
   bool stop(Timer& t) {
+    typename Sync::operation op("stop");
     for (;;) {
       const TimerStatus s = t.status();
       switch (s) {
@@ -301,6 +304,7 @@ class TimerSet {
 
   // Go's Reset: see the contract in the header. Misuse fails a check.
   bool reset(unsigned caller, Timer& t, std::int64_t when) {
+    typename Sync::operation op("reset");
     if (caller >= n_) {
       Sync::check(false, "timers: reset through a worker index out of range");
       return false;
@@ -313,6 +317,7 @@ class TimerSet {
   // Go's modtimer: reset that also replaces period, callback, argument and seq.
   TimerModifyResult modify(unsigned caller, Timer& t, std::int64_t when, std::int64_t period,
                            TimerCallback cb, void* arg, std::uint64_t seq) {
+    typename Sync::operation op("modify");
     if (caller >= n_) return {false, TimerError::bad_argument};
     return change(workers_[caller], t, when, period, Mode::modify, cb, arg, seq);
   }
@@ -320,6 +325,7 @@ class TimerSet {
   // Shuts worker w down: its armed timers move to worker `to`, its stopped timers
   // are removed, later adds through it fail, and its run loop returns.
   TimerError shutdown_worker(unsigned w, unsigned to) {
+    typename Sync::operation op("shutdown_worker");
     if (w >= n_ || to >= n_ || w == to) return TimerError::bad_argument;
     Worker& src = workers_[w];
     Worker& dst = workers_[to];
@@ -377,6 +383,7 @@ class TimerSet {
   // Runs what is due on worker w now (clean, adjust, run); never sleeps.
   // Returns how many callbacks ran.
   std::size_t run_due(unsigned w) {
+    typename Sync::operation op("run_due");
     Worker& wk = workers_[w];
     wk.lock_.lock();
     const std::size_t n = run_due_locked(wk);
