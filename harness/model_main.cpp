@@ -41,8 +41,8 @@ options:
   --artifacts DIR   where a failure's table, trace (Chrome/Perfetto JSON), Relacy
                     history and replay file go (default: $LFCHECK_ARTIFACTS or
                     ${TMPDIR:-/tmp}/lfcheck-artifacts)
-  --seed S          random scheduler: sample iterations starting at S * 10^12
-                    (default 0); the exhaustive schedulers ignore it
+  --seed S          random scheduler: sample iterations starting at S * 4000000
+                    (S from 0 to 1000, default 0); the exhaustive schedulers ignore it
   --replay FILE     re-run exactly the execution recorded in a replay file
   --history         also print Relacy's raw execution history of a failure
   --first-failure   stop at the first failing run
@@ -65,9 +65,14 @@ struct Options {
 };
 
 // Relacy's random scheduler seeds iteration i's choices with i, so a "seed" is a
-// starting iteration far from the others: seed s samples iterations
-// [s * kSeedStride, s * kSeedStride + N).
-constexpr std::uint64_t kSeedStride = 1'000'000'000'000ull;
+// starting iteration: seed s samples iterations [s * kSeedStride, s * kSeedStride + N).
+// They must stay below 2^32: Relacy's generator takes its multiplier shift and
+// increment from bits 32-39 of the iteration number, and with those bits set it
+// degenerates (the low bits that decide spurious CAS failures barely change, so a
+// correct retry loop "fails" spuriously 2000 times in a row and is reported as a
+// LIVELOCK — found by the mutants run's false-alarm check).
+constexpr std::uint64_t kSeedStride = 4'000'000ull;
+constexpr std::uint64_t kMaxSeed = 1000;
 
 std::string default_artifacts_dir() {
   if (const char* a = std::getenv("LFCHECK_ARTIFACTS"); a && *a) return a;
@@ -213,7 +218,7 @@ int main_impl(int argc, char** argv) {
   p.flag("--history", [&] { o.history = true; });
   p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
   p.option("--seed", [&](std::string_view v) {
-    o.seed = cli::parse_number(p.program(), "--seed", v, 0, 1'000'000);
+    o.seed = cli::parse_number(p.program(), "--seed", v, 0, kMaxSeed);
   });
   p.flag("--list-faults-json", [&] { o.list_faults_json = true; });
   p.option("--replay", [&](std::string_view v) { o.replay = v; });
@@ -304,6 +309,9 @@ int main_impl(int argc, char** argv) {
     return cli::kPass;
   }
 
+  if (o.seed * kSeedStride + o.iterations >= (1ull << 32))
+    cli::usage_error(p.program(), "--seed times 4000000 plus --iterations must stay below 2^32 "
+                                  "(Relacy's random scheduler degenerates above)");
   if (!o.fault.empty()) {
     // The fault must belong to a selected structure.
     bool known = false;

@@ -8,8 +8,8 @@ iterations/operations and seconds to the first failure. The correct code runs
 through the same layers, budgets and seeds; every failure there is a false alarm.
 
 Seeds: model — Relacy's random scheduler sampling from a different starting
-iteration per seed (the bound search is deterministic and runs once per seed
-anyway); stress — --seed; props — RC_PARAMS="seed=...".
+iteration per seed (lfcheck-model --seed: seed s starts at iteration s * 4M;
+the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...".
 Exit status: 0 if every fault is caught by at least one layer and there are no
 false alarms, 1 otherwise, 2 on usage errors.
 """
