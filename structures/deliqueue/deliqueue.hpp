@@ -45,8 +45,10 @@
 //   before it and is seen by the sweep that sees the sentinel.
 //
 // Memory
-//   Messages belong to the caller (the queue stores no copy); barriers and the
-//   sentinel belong to the queue. Heaps are arrays of (when, seq, message)
+//   Messages belong to the caller (the queue stores no copy); a message still
+//   queued when the queue is destroyed must outlive it (the destructor walks the
+//   stack to free the queue's own barriers). Barriers and the sentinel belong to
+//   the queue. Heaps are arrays of (when, seq, message)
 //   entries (comparisons do not chase pointers), doubled when full (Looper only).
 #pragma once
 
@@ -225,11 +227,29 @@ class DeliQueue {
     discarded_ = nullptr;
     return d;
   }
+  // How many times an enqueuer (or clock advance, or quit) woke the Looper.
+  std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }  // a statistic
   bool has_quit() const { return quitting_; }  // Looper only: quit seen by a sweep
   std::int32_t size_looper() const { return heap_[0].size + heap_[1].size; }
 
-  // Quiescent check. nullptr when well formed, otherwise what is wrong.
+  // O(1) check for the Looper: nullptr, or what the Looper found corrupt.
+  const char* health() const { return broken_; }
+
+  // Messages on the stack (swept or not, barriers included; not the sentinel).
+  // Quiescent, or the Looper thread.
+  std::size_t size_quiescent() const {
+    std::size_t n = 0;
+    // Acquire: pairs with the pushes' release CAS (their links are visible).
+    for (Msg* m = top_.v.load(std::memory_order_acquire); m; m = m->next.load(std::memory_order_relaxed))
+      n += !(m->flags.load(std::memory_order_relaxed) & msg_flags::quit);
+    return n;
+  }
+
+  // Consistency check; nullptr when well formed, otherwise what is wrong. Call it
+  // at a quiescent point, or from the Looper thread at any time (it reads the
+  // unswept part of the stack only through acquired links).
   const char* check_invariants() const {
+    if (broken_) return broken_;
     for (int k = 0; k < 2; ++k) {
       const Heap& h = heap_[k];
       for (std::int32_t i = 0; i < h.size; ++i) {
@@ -357,6 +377,8 @@ class DeliQueue {
   }
 
   void wake() {
+    // Relaxed: a statistic (tests check that late posts do not wake the Looper).
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
     park_mutex_.lock();
     // Release (under the mutex): the Looper re-reads the bit under the same mutex.
     wake_.v.fetch_and(~kSleeping, std::memory_order_release);
@@ -513,8 +535,12 @@ class DeliQueue {
       sweep();  // rebuilds m's back-link (m is no longer the top)
     }
     Msg* const above = m->prev.load();
-    Sync::check(above != nullptr, "unlink: no back-link (a node the sweep never reached)");
-    if (!above) return;
+    if (!above) {
+      // Cannot happen in a correct queue (a seeded fault can get here): record it
+      // for check_invariants()/health() instead of crashing the process.
+      broken_ = "unlink found no back-link (a node the sweep never reached)";
+      return;
+    }
     Msg* const below = m->next.load(std::memory_order_relaxed);
     // Relaxed: only the Looper reads `next` of swept nodes in the core (issue 4's
     // traversals will need release here).
@@ -577,6 +603,7 @@ class DeliQueue {
   Line<std::uint64_t> wake_;     // wake-state word (layout in the header comment)
   Line<std::uint64_t> next_token_;  // barrier tokens
   typename Sync::template atomic<std::int64_t> deadline_{kNever};  // Looper writes, enqueuers read
+  typename Sync::template atomic<std::uint64_t> wakeups_{0};       // wake() calls (statistic)
   typename Sync::mutex park_mutex_;
   typename Sync::condvar park_cv_;
   Clock clock_;
@@ -590,6 +617,7 @@ class DeliQueue {
   bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;
   std::int64_t quit_when_ = 0;
   Msg* discarded_ = nullptr;
+  const char* broken_ = nullptr;  // set if the Looper found the structure corrupt
 };
 
 }  // namespace lfcheck

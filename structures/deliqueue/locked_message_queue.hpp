@@ -60,19 +60,10 @@ class LockedMessageQueue {
       mutex_.unlock();
       return false;
     }
+    // Like DeliQueue, what quit drops is dropped by the Looper's next call.
     quitting_ = true;
-    const std::int64_t t = clock_.now();
-    // Discard now what quit drops: everything (!safe) or what is due after t.
-    for (Msg *prev = nullptr, *m = head_; m;) {
-      Msg* n = link(m);
-      if (!safe || m->when.load() > t) {
-        unlink_after(prev, m);
-        drop(m);
-      } else {
-        prev = m;
-      }
-      m = n;
-    }
+    quit_safe_ = safe;
+    quit_when_ = clock_.now();
     cv_.notify_one();
     mutex_.unlock();
     return true;
@@ -92,6 +83,20 @@ class LockedMessageQueue {
     mutex_.lock();
     for (;;) {
       const std::int64_t now = clock_.now();
+      if (quitting_ && !quit_processed_) {
+        // Drop everything (!safe) or what is due after the time of quit.
+        for (Msg *before = nullptr, *m = head_; m;) {
+          Msg* n = link(m);
+          if (!quit_safe_ || m->when.load() > quit_when_) {
+            unlink_after(before, m);
+            drop(m);
+          } else {
+            before = m;
+          }
+          m = n;
+        }
+        quit_processed_ = true;
+      }
       Msg* prev = nullptr;
       Msg* m = candidate(prev);
       if (m && m->when.load() <= now) {
@@ -238,7 +243,8 @@ class LockedMessageQueue {
   Msg* head_ = nullptr;  // guarded by mutex_
   std::int64_t seq_ = 0, front_seq_ = 0;
   std::uint64_t tokens_ = 0;
-  bool quitting_ = false;
+  bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;
+  std::int64_t quit_when_ = 0;
   Msg* discarded_ = nullptr;
 };
 
