@@ -17,6 +17,7 @@ enum class DeliFault {
   lifo_insert_seq,        // ordinary posts get insertSeq counting down (LIFO among equal when)
   wake_only_later,        // an enqueuer wakes the Looper only if its message is due AFTER the deadline
   barrier_ignored,        // a barrier at the head does not hold back synchronous messages
+  stale_backlink,         // after a failed top CAS the Looper unlinks without sweeping again
 };
 
 template <>
@@ -51,7 +52,12 @@ struct FaultTraits<DeliFault> {
       {DeliFault::barrier_ignored, "deliqueue.barrier_ignored",
        "a sync barrier at the head does not hold back synchronous messages: they are "
        "delivered past the barrier",
-       "", "model,props"},
+       "", "model,props,stress"},
+      {DeliFault::stale_backlink, "deliqueue.stale_backlink",
+       "when the Looper's CAS to unlink the top fails (a push came in), it unlinks through the "
+       "back-link it had, without sweeping again: that link is stale (the new node above is "
+       "unknown), the message stays on the stack after delivery",
+       "back-links not rebuilt after a failed top CAS", "model,stress"},
   };
 };
 
