@@ -20,6 +20,7 @@
 //   at the end: quit(unsafe), and delivered + discarded == accepted.
 #include <cinttypes>
 #include <cstdint>
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -66,10 +67,15 @@ struct DeliStress {
     auto q = std::make_unique<Queue>();
 
     struct alignas(64) Producer {
-      std::uint64_t posted = 0, accepted = 0;
+      std::uint64_t posted = 0, accepted = 0, ops_in_round = 0;
       bool refused = false;
     };
     std::vector<Producer> producers(n);
+    // Producers still posting in this round: the Looper parks (next_until) only
+    // while someone may still post, and polls once all are done, so a round
+    // does not end with the Looper sleeping out timeouts nobody will cut short.
+    constexpr std::uint64_t kRoundOps = 1024;
+    std::atomic<unsigned> busy{solo ? 0u : n - 1};
     // Looper-only state (and the quiescent check, ordered by the round barrier).
     std::vector<Seen> seen(n);
     // FIFO check: per class (sync, async) and producer, when -> highest seq delivered.
@@ -111,6 +117,11 @@ struct DeliStress {
         me.refused = true;
         delete r;
       }
+      // Relaxed: only a hint for the Looper's choice between parking and polling.
+      if (++me.ops_in_round == kRoundOps) {
+        me.ops_in_round = 0;
+        busy.fetch_sub(1, std::memory_order_relaxed);
+      }
     };
 
     auto deliver = [&](Message<>* m) {
@@ -151,9 +162,11 @@ struct DeliStress {
           error = "removing a removed barrier was not refused";
         barrier = 0;
       }
-      // Deliver up to 8 messages; wait at most 100 µs for the first one.
+      // Deliver up to 8 messages; while producers are still posting, park up to
+      // 50 µs for the first one (woken early by a post due before that).
+      const bool park = busy.load(std::memory_order_relaxed) > 0;
       for (int k = 0; k < 8; ++k) {
-        Message<>* m = k == 0 ? q->next_until(q->now() + 100000) : q->poll();
+        Message<>* m = k == 0 && park ? q->next_until(q->now() + 50000) : q->poll();
         if (!m) break;
         deliver(m);
       }
@@ -188,9 +201,10 @@ struct DeliStress {
       for (auto& per_class : fifo)
         for (auto& map : per_class)
           if (map.size() > 100000) map.clear();
+      busy.store(solo ? 0u : n - 1, std::memory_order_relaxed);  // the round barrier orders it
     };
 
-    run.run_rounds(op, at_quiescence);
+    run.run_rounds(op, at_quiescence, kRoundOps);
 
     // End: quit(unsafe); everything still queued comes back through take_discarded.
     if (!run.failed()) {
@@ -214,7 +228,8 @@ struct DeliStress {
         run.fail("at quit: " + std::to_string(accepted) + " accepted but " + std::to_string(delivered) +
                  " delivered + " + std::to_string(discarded) + " discarded");
       if (q->check_invariants()) run.fail(std::string("check_invariants after quit: ") + q->check_invariants());
-      std::printf("deliqueue: %" PRIu64 " messages delivered, %" PRIu64 " discarded at quit\n", delivered, discarded);
+      std::printf("deliqueue: %" PRIu64 " messages delivered, %" PRIu64 " discarded at quit, Looper woken %" PRIu64 " times\n",
+                  delivered, discarded, q->wakeups());
     }
   }
 };
