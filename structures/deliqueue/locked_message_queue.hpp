@@ -6,7 +6,8 @@
 // equal when (insertSeq counts up), post-at-front LIFO (counts down), only
 // async messages pass a sync barrier at the head, quit(safe) semantics. Unlike
 // DeliQueue every method may be called from any thread (all take the lock),
-// but next()/poll() are meant for one Looper.
+// but next()/poll() are meant for one Looper. Every atomic operation on a
+// message here is relaxed: the one mutex orders all of them.
 #pragma once
 
 #include <cstdint>

@@ -86,6 +86,7 @@ struct Message {
     // Relaxed: read by the owner or by the Looper after the acquire sweep.
     return flags.load(std::memory_order_relaxed) & msg_flags::async;
   }
+  // Relaxed, like is_async: the owner's own writes, or ordered by the sweep's acquire.
   bool is_barrier() const { return flags.load(std::memory_order_relaxed) & msg_flags::barrier; }
   bool in_use() const { return flags.load(std::memory_order_relaxed) & msg_flags::in_use; }
 };
