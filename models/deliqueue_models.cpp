@@ -6,6 +6,7 @@ namespace lfcheck::deliqueue_models {
 
 LFCHECK_MODEL(DeliFault, ProducersVsSweep);
 LFCHECK_MODEL(DeliFault, SleepWakeRace);
+LFCHECK_MODEL(DeliFault, SleepWakeClock);
 LFCHECK_MODEL(DeliFault, QuitVsEnqueue);
 LFCHECK_MODEL(DeliFault, BarrierAsync);
 

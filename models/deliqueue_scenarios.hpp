@@ -102,6 +102,30 @@ struct SleepWakeRace : Common<Sync, F> {
   }
 };
 
+// The wake-up by the clock: the Looper holds a message due at 100; a producer
+// posts one due at 50 (earlier than the Looper's deadline: it must wake the
+// Looper, which then parks until 50), while another thread advances the clock
+// to 50 (which must wake a Looper whose deadline is 50). The Looper's next()
+// returns the message due at 50; any lost wake-up is a DEADLOCK.
+template <class Sync, DeliFault F>
+struct SleepWakeClock : Common<Sync, F> {
+  static constexpr const char* name = "sleep_wake_clock";
+  static constexpr const char* description =
+      "Looper sleeping until 100; 1 producer posts at 50; 1 thread advances the clock to 50";
+  static constexpr unsigned threads = 3;
+  void before() { this->post(1, 100); }
+  void thread(unsigned i) {
+    if (i == 0) this->post(2, 50);
+    else if (i == 1) this->q.advance_clock(50);
+    else this->take(this->q.next());
+  }
+  void after() {
+    this->invariants();
+    Sync::check(this->n_delivered == 1 && this->order[0] == 2,
+                "the Looper did not deliver the message due at 50 first");
+  }
+};
+
 // Quit races an enqueue: every enqueue either fails (message untouched) or its
 // message is delivered (quit is safe and everything is due); an enqueue after
 // quit() returned always fails; the Looper's next() ends with nullptr.
