@@ -118,7 +118,7 @@ struct DeliStress {
         delete r;
       }
       // Relaxed: only a hint for the Looper's choice between parking and polling.
-      if (++me.ops_in_round == kRoundOps) {
+      if (!solo && ++me.ops_in_round == kRoundOps) {
         me.ops_in_round = 0;
         busy.fetch_sub(1, std::memory_order_relaxed);
       }

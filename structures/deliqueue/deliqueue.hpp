@@ -207,7 +207,7 @@ class DeliQueue {
   // Removes the barrier with this token. Looper only (issue 4's tombstone claim
   // makes removal from any thread possible). unknown_token if no such barrier
   // is queued (never posted, already removed, or discarded by quit).
-  BarrierRemoval remove_sync_barrier(std::uint64_t token) {
+  [[nodiscard]] BarrierRemoval remove_sync_barrier(std::uint64_t token) {
     sweep();
     Heap& h = heap_[0];
     for (std::int32_t i = 0; i < h.size; ++i) {

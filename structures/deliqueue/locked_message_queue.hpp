@@ -143,7 +143,7 @@ class LockedMessageQueue {
     return idle;
   }
 
-  BarrierRemoval remove_sync_barrier(std::uint64_t token) {
+  [[nodiscard]] BarrierRemoval remove_sync_barrier(std::uint64_t token) {
     mutex_.lock();
     for (Msg *prev = nullptr, *m = head_; m; prev = m, m = link(m)) {
       if (m->is_barrier() && static_cast<std::uint64_t>(m->arg.load()) == token) {
