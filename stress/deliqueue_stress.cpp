@@ -151,10 +151,10 @@ struct DeliStress {
 
     auto looper = [&](std::mt19937_64& rng) {
       ++looper_ops;
-      if (!barrier && rng() % 64 == 0) {
+      if (!barrier && rng() % 16 == 0) {
         barrier_when = q->now();
         barrier = q->post_sync_barrier_at(barrier_when);
-        barrier_left = 4 + static_cast<int>(rng() % 16);
+        barrier_left = 32 + static_cast<int>(rng() % 96);  // Looper ops it stays
         if (!barrier) error = "post_sync_barrier refused on a live queue";
       } else if (barrier && --barrier_left <= 0) {
         if (q->remove_sync_barrier(barrier) != BarrierRemoval::removed) error = "posted barrier not found";

@@ -416,9 +416,6 @@ class DeliQueue {
     // Down: back-links. Relaxed `next` loads: covered by the acquire above.
     while (n != swept_top_) {
       Msg* const below = n->next.load(std::memory_order_relaxed);
-      if constexpr (Fault == DeliFault::sweep_stops_early) {
-        if (below == swept_top_ && above != nullptr) break;  // FAULT: one node early
-      }
       n->prev.store(above);
       above = n;
       n = below;
@@ -426,6 +423,11 @@ class DeliQueue {
     if (n == swept_top_ && swept_top_) swept_top_->prev.store(above);
     // Up: oldest first, so insertSeq follows push order.
     for (Msg* m = above; m; m = m->prev.load()) {
+      if constexpr (Fault == DeliFault::sweep_stops_early) {
+        // FAULT: the sweep stops one node early — the oldest new node (the one
+        // just above the last seen top) never reaches a heap. Links stay intact.
+        if (m == above && m != top) continue;
+      }
       const std::uint32_t f = m->flags.load(std::memory_order_relaxed);
       if (f & msg_flags::quit) {
         quitting_ = true;
