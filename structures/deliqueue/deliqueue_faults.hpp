@@ -57,7 +57,7 @@ struct FaultTraits<DeliFault> {
        "when the Looper's CAS to unlink the top fails (a push came in), it unlinks through the "
        "back-link it had, without sweeping again: that link is stale (the new node above is "
        "unknown), the message stays on the stack after delivery",
-       "back-links not rebuilt after a failed top CAS", "model,stress"},
+       "back-links not rebuilt after a failed top CAS", "model"},
   };
 };
 
