@@ -1,0 +1,13 @@
+// Registers DeliQueue's model scenarios (structure name "deliqueue").
+#include "harness/model_registry.hpp"
+#include "models/deliqueue_scenarios.hpp"
+
+namespace lfcheck::deliqueue_models {
+
+LFCHECK_MODEL(DeliFault, ProducersVsSweep);
+LFCHECK_MODEL(DeliFault, SleepWakeRace);
+LFCHECK_MODEL(DeliFault, SleepWakeClock);
+LFCHECK_MODEL(DeliFault, QuitVsEnqueue);
+LFCHECK_MODEL(DeliFault, BarrierAsync);
+
+}  // namespace lfcheck::deliqueue_models

@@ -1,0 +1,200 @@
+// DeliQueue scenarios, written once against the Sync policy. The model runner
+// instantiates each with RelacySync for every seeded fault.
+//
+// All run on a virtual clock that stays at 0 unless a scenario says otherwise:
+// the Looper then parks without a timeout, so a lost wake-up is a DEADLOCK, not
+// a late delivery. Messages are scenario members (owned by the scenario, as a
+// caller owns its messages); `what` identifies them. Bookkeeping of the
+// scenario itself is plain fields: Relacy runs all threads on one OS thread.
+#pragma once
+
+#include "harness/scenario.hpp"
+#include "structures/deliqueue/deliqueue.hpp"
+
+namespace lfcheck::deliqueue_models {
+
+constexpr int kMax = 6;
+
+template <class Sync, DeliFault F>
+struct Common : ScenarioBase {
+  using Queue = DeliQueue<Sync, F, VirtualClock<Sync>>;
+  using Msg = Message<Sync>;
+  Msg m[kMax + 1];  // declared before q: still queued messages must outlive the queue
+  Queue q;
+  bool accepted[kMax + 1] = {};
+  int delivered[kMax + 1] = {};
+  int order[16] = {};  // `what` of each delivery, in order
+  int n_delivered = 0;
+
+  bool post(int what, std::int64_t when, bool async = false) {
+    m[what].what.store(what);
+    m[what].set_async(async);
+    return accepted[what] = q.enqueue(&m[what], when);
+  }
+  Msg* take(Msg* got) {
+    if (!got) return nullptr;
+    const int w = got->what.load();
+    Sync::check(w >= 1 && w <= kMax && got == &m[w], "next() returned a message nobody posted");
+    Sync::check(!got->in_use(), "a delivered message is still marked in use");
+    ++delivered[w];
+    if (n_delivered < 16) order[n_delivered++] = w;
+    return got;
+  }
+  int position(int what) const {
+    for (int i = 0; i < n_delivered; ++i)
+      if (order[i] == what) return i;
+    return -1;
+  }
+  void check_exactly_once(int first, int last) {
+    for (int w = first; w <= last; ++w)
+      if (accepted[w]) Sync::check(delivered[w] == 1, "an accepted message was lost or delivered twice");
+      else Sync::check(delivered[w] == 0, "a refused message was delivered");
+  }
+  void invariants() { Sync::check(q.check_invariants() == nullptr, "DeliQueue invariants violated"); }
+};
+
+// Two producers push while the Looper sweeps, delivers and unlinks (the top CAS
+// races the pushes). Every message comes out exactly once and one producer's
+// two equal-when posts keep their order (FIFO).
+template <class Sync, DeliFault F>
+struct ProducersVsSweep : Common<Sync, F> {
+  static constexpr const char* name = "producers_vs_sweep";
+  static constexpr const char* description =
+      "2 producers (2 + 1 posts, all due) + Looper taking 3 with next()";
+  static constexpr unsigned threads = 3;
+  void thread(unsigned i) {
+    if (i == 0) {
+      this->post(1, 0);
+      this->post(2, 0);
+    } else if (i == 1) {
+      this->post(3, 0);
+    } else {
+      for (int k = 0; k < 3; ++k) this->take(this->q.next());
+    }
+  }
+  void after() {
+    this->invariants();
+    this->check_exactly_once(1, 3);
+    Sync::check(this->position(1) < this->position(2), "equal-when posts of one producer came out LIFO");
+    Sync::check(this->q.size_looper() == 0, "queue not empty after all deliveries");
+  }
+};
+
+// The sleep/wake race: the Looper holds a message due at 100 (the clock is at
+// 0), so it is about to park until 100; a producer enqueues a message due now.
+// The Looper must deliver it without the clock moving: if the wake-up is lost
+// the Looper parks for good (DEADLOCK).
+template <class Sync, DeliFault F>
+struct SleepWakeRace : Common<Sync, F> {
+  static constexpr const char* name = "sleep_wake_race";
+  static constexpr const char* description =
+      "Looper about to sleep until 100 while 1 producer posts a message due now";
+  static constexpr unsigned threads = 2;
+  void before() { this->post(1, 100); }
+  void thread(unsigned i) {
+    if (i == 0) this->post(2, 0);
+    else this->take(this->q.next());
+  }
+  void after() {
+    this->invariants();
+    Sync::check(this->n_delivered == 1 && this->order[0] == 2,
+                "the Looper did not deliver the due message first");
+  }
+};
+
+// The wake-up by the clock: the Looper holds a message due at 100; a producer
+// posts one due at 50 (earlier than the Looper's deadline: it must wake the
+// Looper, which then parks until 50), while another thread advances the clock
+// to 50 (which must wake a Looper whose deadline is 50). The Looper's next()
+// returns the message due at 50; any lost wake-up is a DEADLOCK.
+template <class Sync, DeliFault F>
+struct SleepWakeClock : Common<Sync, F> {
+  static constexpr const char* name = "sleep_wake_clock";
+  static constexpr const char* description =
+      "Looper sleeping until 100; 1 producer posts at 50; 1 thread advances the clock to 50";
+  static constexpr unsigned threads = 3;
+  void before() { this->post(1, 100); }
+  void thread(unsigned i) {
+    if (i == 0) this->post(2, 50);
+    else if (i == 1) this->q.advance_clock(50);
+    else this->take(this->q.next());
+  }
+  void after() {
+    this->invariants();
+    Sync::check(this->n_delivered == 1 && this->order[0] == 2,
+                "the Looper did not deliver the message due at 50 first");
+  }
+};
+
+// Quit races an enqueue: every enqueue either fails (message untouched) or its
+// message is delivered (quit is safe and everything is due); an enqueue after
+// quit() returned always fails; the Looper's next() ends with nullptr.
+template <class Sync, DeliFault F>
+struct QuitVsEnqueue : Common<Sync, F> {
+  static constexpr const char* name = "quit_vs_enqueue";
+  static constexpr const char* description =
+      "1 producer, 1 thread quit(safe) then post, Looper next() until nullptr";
+  static constexpr unsigned threads = 3;
+  bool quit_ok = false;
+  int nulls = 0;
+  void before() { this->q.advance_clock(10); }  // posts at 5 are due, and `when` 0 means untouched
+  void thread(unsigned i) {
+    if (i == 0) {
+      this->post(1, 5);
+    } else if (i == 1) {
+      quit_ok = this->q.quit(true);
+      Sync::check(!this->post(2, 5), "enqueue accepted after quit() returned");
+    } else {
+      while (this->take(this->q.next())) {
+      }
+      ++nulls;
+    }
+  }
+  void after() {
+    Sync::check(quit_ok, "quit() refused on a live queue");
+    Sync::check(!this->q.quit(true), "a second quit() succeeded");
+    this->check_exactly_once(1, 2);
+    for (int w = 1; w <= 2; ++w)
+      if (!this->accepted[w])
+        Sync::check(!this->m[w].in_use() && this->m[w].when.load() == 0,
+                    "a refused message was not left untouched");
+    Sync::check(this->q.take_discarded() == nullptr, "a due message was discarded by a safe quit");
+    Sync::check(this->q.next() == nullptr, "next() after quit did not return nullptr");
+  }
+};
+
+// A sync barrier with async messages: the producer posts a barrier, then a sync
+// and an async message, all due. The Looper's first delivery must be the async
+// one (the sync one waits behind the barrier); after it removes the barrier the
+// sync one comes; removing the token again is reported as unknown.
+template <class Sync, DeliFault F>
+struct BarrierAsync : Common<Sync, F> {
+  static constexpr const char* name = "barrier_async";
+  static constexpr const char* description =
+      "producer: barrier, sync post, async post; Looper: next, remove barrier, next";
+  static constexpr unsigned threads = 2;
+  std::uint64_t token = 0;
+  BarrierRemoval first = BarrierRemoval::unknown_token, second = BarrierRemoval::removed;
+  void thread(unsigned i) {
+    if (i == 0) {
+      token = this->q.post_sync_barrier();
+      this->post(1, 0);
+      this->post(2, 0, /*async=*/true);
+    } else {
+      Msg* a = this->take(this->q.next());
+      Sync::check(a == &this->m[2], "a sync message passed a barrier (or the async one was lost)");
+      first = this->q.remove_sync_barrier(token);  // token was written before message 2 was posted
+      this->take(this->q.next());
+      second = this->q.remove_sync_barrier(token);
+    }
+  }
+  using Msg = typename Common<Sync, F>::Msg;
+  void after() {
+    this->invariants();
+    Sync::check(first == BarrierRemoval::removed, "posted barrier could not be removed");
+    Sync::check(second == BarrierRemoval::unknown_token, "removing a removed barrier did not fail");
+    this->check_exactly_once(1, 2);
+  }
+};
+
+}  // namespace lfcheck::deliqueue_models

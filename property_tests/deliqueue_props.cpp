@@ -1,0 +1,420 @@
+// DeliQueue properties (RapidCheck on GoogleTest), all on a virtual clock:
+//  - the (when, insertSeq) comparator's laws over all of int64, extremes included;
+//  - a state machine of DeliQueue (and of LockedMessageQueue) against a
+//    sequential reference model: an ordered multiset by (when, insertSeq) with
+//    the barrier, async, at-front and quit rules;
+//  - identical observable behaviour of DeliQueue and LockedMessageQueue on the
+//    same random sequential scenarios;
+//  - the wake protocol with a real Looper thread: a post due before the Looper's
+//    deadline wakes it, a post due after it does not.
+// `./lfcheck props deliqueue --fault F` (LFCHECK_FAULT) runs the first three on
+// the variant with seeded fault F; the wake test always runs the correct queue
+// (a lost wake-up there would hang rather than fail; the models catch those).
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+#include <rapidcheck/state.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "property_tests/fault_selection.hpp"
+#include "structures/deliqueue/deliqueue.hpp"
+#include "structures/deliqueue/locked_message_queue.hpp"
+
+namespace lfcheck {
+namespace {
+
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+
+rc::Gen<std::int64_t> any_int64() {
+  return rc::gen::weightedOneOf<std::int64_t>(
+      {{3, rc::gen::arbitrary<std::int64_t>()},
+       {2, rc::gen::elementOf(std::vector<std::int64_t>{kMin, kMin + 1, kMin + 2, -2, -1, 0, 1, 2, kMax - 2, kMax - 1, kMax})},
+       {1, rc::gen::inRange<std::int64_t>(-4, 5)}});
+}
+
+int sign(int x) { return (x > 0) - (x < 0); }
+int reference(std::int64_t aw, std::int64_t as, std::int64_t bw, std::int64_t bs) {
+  const auto a = std::tie(aw, as), b = std::tie(bw, bs);
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+std::int64_t sat_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : kMin;
+  return r;
+}
+
+// ---- the comparator ---------------------------------------------------------------
+TEST(deliqueue, comparator_laws_over_all_int64) {
+  with_selected_fault<DeliFault>([](auto fault) {
+    constexpr DeliFault F = decltype(fault)::value;
+    using Q = DeliQueue<StdSync, F, VirtualClock<>>;
+    EXPECT_TRUE(rc::check("compare agrees with the (when, insertSeq) order and is antisymmetric", [] {
+      const auto aw = *any_int64(), as = *any_int64(), bw = *any_int64(), bs = *any_int64();
+      const int c = Q::compare(aw, as, bw, bs);
+      RC_ASSERT(sign(c) == reference(aw, as, bw, bs));
+      RC_ASSERT(sign(c) == -sign(Q::compare(bw, bs, aw, as)));
+      RC_ASSERT((c == 0) == (aw == bw && as == bs));
+    }));
+    EXPECT_TRUE(rc::check("compare is transitive", [] {
+      std::int64_t w[3], s[3];
+      for (int i = 0; i < 3; ++i) {
+        w[i] = *any_int64();
+        s[i] = *rc::gen::inRange<std::int64_t>(-2, 3);
+      }
+      if (Q::compare(w[0], s[0], w[1], s[1]) < 0 && Q::compare(w[1], s[1], w[2], s[2]) < 0)
+        RC_ASSERT(Q::compare(w[0], s[0], w[2], s[2]) < 0);
+    }));
+    // The extremes pairwise, exhaustively.
+    const std::int64_t ext[] = {kMin, kMin + 1, -1, 0, 1, kMax - 1, kMax};
+    for (auto aw : ext)
+      for (auto bw : ext)
+        for (std::int64_t as = -1; as <= 1; ++as)
+          for (std::int64_t bs = -1; bs <= 1; ++bs)
+            EXPECT_TRUE(rc::check("extremes", [&] {
+              RC_ASSERT(sign(Q::compare(aw, as, bw, bs)) == reference(aw, as, bw, bs));
+            })) << aw << "," << as << " vs " << bw << "," << bs;
+  });
+}
+
+// ---- the reference model ----------------------------------------------------------
+struct Item {
+  int id;  // 0 for barriers
+  std::int64_t when, seq;
+  bool async, barrier;
+  std::uint64_t token;
+};
+
+struct QueueModel {
+  std::int64_t now = 0, seq = 0, front = 0;
+  std::uint64_t tokens = 0;
+  int next_id = 1;
+  bool quitting = false, quit_safe = false, processed = false;
+  std::int64_t quit_when = 0;
+  std::vector<Item> items;
+
+  static bool before(const Item& a, const Item& b) { return reference(a.when, a.seq, b.when, b.seq) < 0; }
+  // The message next() would deliver (due or not), or -1: the head, or behind a
+  // barrier at the head the earliest async message.
+  int candidate() const {
+    int head = -1;
+    for (int i = 0; i < int(items.size()); ++i)
+      if (head < 0 || before(items[i], items[head])) head = i;
+    if (head < 0 || !items[head].barrier) return head;
+    int a = -1;
+    for (int i = 0; i < int(items.size()); ++i)
+      if (items[i].async && !items[i].barrier && (a < 0 || before(items[i], items[a]))) a = i;
+    return a;
+  }
+  bool post(std::int64_t when, bool async, bool at_front) {
+    const int id = next_id++;
+    if (quitting) return false;
+    items.push_back({id, at_front ? kWhenFront : when, at_front ? --front : ++seq, async, false, 0});
+    return true;
+  }
+  std::uint64_t post_barrier() {
+    const std::uint64_t t = ++tokens;
+    if (quitting) return 0;
+    items.push_back({0, now, ++seq, false, true, t});
+    return t;
+  }
+  bool remove_barrier(std::uint64_t token) {
+    for (auto it = items.begin(); it != items.end(); ++it)
+      if (it->barrier && it->token == token) {
+        items.erase(it);
+        return true;
+      }
+    return false;
+  }
+  void discard_if(bool all, std::vector<int>& discarded) {
+    std::vector<Item> keep;
+    for (auto& it : items)
+      if (all || !quit_safe || it.when > quit_when) {
+        if (!it.barrier) discarded.push_back(it.id);
+      } else {
+        keep.push_back(it);
+      }
+    items = keep;
+  }
+  // One poll(): the id delivered (0: none) and the ids discarded by quit.
+  int poll(std::vector<int>& discarded) {
+    if (quitting && !processed) {
+      discard_if(false, discarded);
+      processed = true;
+    }
+    const int c = candidate();
+    if (c >= 0 && items[c].when <= now) {
+      const int id = items[c].id;
+      items.erase(items.begin() + c);
+      return id;
+    }
+    if (quitting) discard_if(true, discarded);
+    return 0;
+  }
+  int peek() const {
+    const int c = candidate();
+    return c < 0 ? 0 : (items[c].barrier ? -1 : items[c].id);
+  }
+  bool is_idle() const {
+    const int c = candidate();
+    return c < 0 || items[c].when > now;
+  }
+};
+
+constexpr int kPool = 160;
+
+template <class Queue>
+struct Sut {
+  Message<> msgs[kPool];  // before q: still queued messages must outlive the queue
+  Queue q;
+};
+
+template <class Queue>
+using Cmd = rc::state::Command<QueueModel, Sut<Queue>>;
+
+int id_of(Message<>* m) { return m ? static_cast<int>(m->what.load()) : 0; }
+
+template <class Queue>
+void check(Sut<Queue>& s) {
+  if (const char* e = s.q.check_invariants()) RC_FAIL(std::string("check_invariants: ") + e);
+}
+
+template <class Queue>
+struct Post : Cmd<Queue> {
+  std::int64_t offset = *rc::gen::weightedOneOf<std::int64_t>(
+      {{6, rc::gen::inRange<std::int64_t>(-3, 6)}, {1, rc::gen::elementOf(std::vector<std::int64_t>{kMin, kMax, kMax / 2})}});
+  bool async = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}});
+  bool at_front = *rc::gen::weightedOneOf<bool>({{5, rc::gen::just(false)}, {1, rc::gen::just(true)}});
+  void checkPreconditions(const QueueModel& m) const override { RC_PRE(m.next_id < kPool); }
+  void apply(QueueModel& m) const override { m.post(sat_add(m.now, offset), async, at_front); }
+  void run(const QueueModel& m, Sut<Queue>& s) const override {
+    auto* msg = &s.msgs[m.next_id];
+    msg->what.store(m.next_id);
+    msg->set_async(async);
+    const bool ok = at_front ? s.q.enqueue_at_front(msg) : s.q.enqueue(msg, sat_add(m.now, offset));
+    RC_ASSERT(ok == !m.quitting);
+    if (!ok) RC_ASSERT(!msg->in_use());
+    check(s);
+  }
+  void show(std::ostream& os) const override {
+    os << (at_front ? "enqueue_at_front(" : "enqueue(now+") << (at_front ? 0 : offset) << (async ? ", async)" : ")");
+  }
+};
+
+template <class Queue>
+struct PostBarrier : Cmd<Queue> {
+  void apply(QueueModel& m) const override { m.post_barrier(); }
+  void run(const QueueModel& m, Sut<Queue>& s) const override {
+    QueueModel copy = m;
+    RC_ASSERT(s.q.post_sync_barrier() == copy.post_barrier());
+    check(s);
+  }
+  void show(std::ostream& os) const override { os << "post_sync_barrier()"; }
+};
+
+template <class Queue>
+struct RemoveBarrier : Cmd<Queue> {
+  unsigned pick = *rc::gen::inRange<unsigned>(0, 8);  // 0..5: a live barrier if any; else an unknown token
+  std::uint64_t token(const QueueModel& m) const {
+    std::vector<std::uint64_t> live;
+    for (auto& it : m.items)
+      if (it.barrier) live.push_back(it.token);
+    if (pick < 6 && !live.empty()) return live[pick % live.size()];
+    return pick == 6 ? m.tokens : m.tokens + 1000;  // maybe removed already; never posted
+  }
+  void apply(QueueModel& m) const override { m.remove_barrier(token(m)); }
+  void run(const QueueModel& m, Sut<Queue>& s) const override {
+    QueueModel copy = m;
+    const bool expect = copy.remove_barrier(token(m));
+    RC_ASSERT((s.q.remove_sync_barrier(token(m)) == BarrierRemoval::removed) == expect);
+    check(s);
+  }
+  void show(std::ostream& os) const override { os << "remove_sync_barrier(pick " << pick << ")"; }
+};
+
+template <class Queue>
+struct Advance : Cmd<Queue> {
+  std::int64_t dt = *rc::gen::weightedOneOf<std::int64_t>(
+      {{6, rc::gen::inRange<std::int64_t>(0, 4)}, {1, rc::gen::elementOf(std::vector<std::int64_t>{100, kMax})}});
+  void apply(QueueModel& m) const override { m.now = sat_add(m.now, dt); }
+  void run(const QueueModel& m, Sut<Queue>& s) const override {
+    s.q.advance_clock(sat_add(m.now, dt));
+    check(s);
+  }
+  void show(std::ostream& os) const override { os << "advance_clock(+" << dt << ")"; }
+};
+
+template <class Queue>
+struct Poll : Cmd<Queue> {
+  void apply(QueueModel& m) const override {
+    std::vector<int> d;
+    m.poll(d);
+  }
+  void run(const QueueModel& m, Sut<Queue>& s) const override {
+    QueueModel copy = m;
+    std::vector<int> want_discarded;
+    const int want = copy.poll(want_discarded);
+    Message<>* got = s.q.poll();
+    RC_ASSERT(id_of(got) == want);
+    if (got) RC_ASSERT(!got->in_use());
+    std::vector<int> discarded;
+    for (auto* d = s.q.take_discarded(); d; d = d->free_next.load(std::memory_order_relaxed))
+      discarded.push_back(id_of(d));
+    std::sort(discarded.begin(), discarded.end());
+    std::sort(want_discarded.begin(), want_discarded.end());
+    RC_ASSERT(discarded == want_discarded);
+    check(s);
+  }
+  void show(std::ostream& os) const override { os << "poll()"; }
+};
+
+template <class Queue>
+struct PeekIdle : Cmd<Queue> {
+  void run(const QueueModel& m, Sut<Queue>& s) const override {
+    Message<>* p = s.q.peek();
+    RC_ASSERT((p ? (p->is_barrier() ? -1 : id_of(p)) : 0) == m.peek());
+    RC_ASSERT(s.q.is_idle() == m.is_idle());
+    check(s);
+  }
+  void show(std::ostream& os) const override { os << "peek(); is_idle()"; }
+};
+
+template <class Queue>
+struct Quit : Cmd<Queue> {
+  bool safe = *rc::gen::arbitrary<bool>();
+  void checkPreconditions(const QueueModel& m) const override { RC_PRE(!m.quitting); }
+  void apply(QueueModel& m) const override {
+    m.quitting = true;
+    m.quit_safe = safe;
+    m.quit_when = m.now;
+  }
+  void run(const QueueModel&, Sut<Queue>& s) const override {
+    RC_ASSERT(s.q.quit(safe));
+    RC_ASSERT(!s.q.quit(safe));
+    check(s);
+  }
+  void show(std::ostream& os) const override { os << "quit(" << (safe ? "safe" : "unsafe") << ")"; }
+};
+
+template <class Queue>
+bool state_machine(const char* what) {
+  return rc::check(what, [] {
+    QueueModel model;
+    auto sut = std::make_unique<Sut<Queue>>();
+    rc::state::check(model, *sut,
+                     rc::state::gen::execOneOfWithArgs<Post<Queue>, Post<Queue>, Post<Queue>, PostBarrier<Queue>,
+                                                       RemoveBarrier<Queue>, Advance<Queue>, Poll<Queue>,
+                                                       Poll<Queue>, PeekIdle<Queue>, Quit<Queue>>());
+  });
+}
+
+TEST(deliqueue, state_machine_matches_reference_model) {
+  with_selected_fault<DeliFault>([](auto fault) {
+    constexpr DeliFault F = decltype(fault)::value;
+    using Q = DeliQueue<StdSync, F, VirtualClock<>>;
+    EXPECT_TRUE(state_machine<Q>("DeliQueue agrees with the ordered-multiset model (barriers, async, at-front, quit)"));
+  });
+}
+
+TEST(deliqueue, locked_baseline_matches_reference_model) {
+  using L = LockedMessageQueue<StdSync, VirtualClock<>>;
+  EXPECT_TRUE(state_machine<L>("LockedMessageQueue agrees with the ordered-multiset model"));
+}
+
+// ---- DeliQueue vs LockedMessageQueue --------------------------------------------
+struct Op {
+  int kind;  // 0..3 post, 4 at front, 5 barrier, 6 remove barrier, 7 advance, 8..10 poll
+  std::int64_t arg;
+  bool async;
+};
+
+template <class Queue>
+std::vector<std::int64_t> replay(const std::vector<Op>& ops) {
+  auto s = std::make_unique<Sut<Queue>>();
+  std::vector<std::int64_t> out;  // everything observable, in order
+  std::int64_t now = 0;
+  int next_id = 1;
+  std::vector<std::uint64_t> tokens;
+  for (const Op& op : ops) {
+    if (op.kind <= 4) {
+      if (next_id >= kPool) continue;
+      auto* m = &s->msgs[next_id];
+      m->what.store(next_id++);
+      m->set_async(op.async);
+      out.push_back(op.kind == 4 ? s->q.enqueue_at_front(m) : s->q.enqueue(m, sat_add(now, op.arg)));
+    } else if (op.kind == 5) {
+      tokens.push_back(s->q.post_sync_barrier());
+    } else if (op.kind == 6) {
+      const std::uint64_t t = tokens.empty() ? 77 : tokens[static_cast<std::size_t>(op.arg & 0xff) % tokens.size()];
+      out.push_back(1000 + static_cast<int>(s->q.remove_sync_barrier(t)));
+    } else if (op.kind == 7) {
+      now = sat_add(now, op.arg < 0 ? -op.arg : op.arg);
+      s->q.advance_clock(now);
+    } else {
+      out.push_back(-id_of(s->q.poll()));
+    }
+    if (const char* e = s->q.check_invariants()) RC_FAIL(std::string("check_invariants: ") + e);
+  }
+  s->q.quit(false);
+  s->q.poll();
+  return out;
+}
+
+TEST(deliqueue, same_delivery_order_as_locked_queue) {
+  with_selected_fault<DeliFault>([](auto fault) {
+    constexpr DeliFault F = decltype(fault)::value;
+    EXPECT_TRUE(rc::check("DeliQueue and LockedMessageQueue deliver in the same order", [] {
+      const auto ops = *rc::gen::container<std::vector<Op>>(rc::gen::build<Op>(
+          rc::gen::set(&Op::kind, rc::gen::inRange(0, 11)),
+          rc::gen::set(&Op::arg, rc::gen::weightedOneOf<std::int64_t>(
+                                     {{8, rc::gen::inRange<std::int64_t>(-3, 6)},
+                                      {1, rc::gen::elementOf(std::vector<std::int64_t>{kMin, kMax})}})),
+          rc::gen::set(&Op::async, rc::gen::arbitrary<bool>())));
+      using Q = DeliQueue<StdSync, F, VirtualClock<>>;
+      using L = LockedMessageQueue<StdSync, VirtualClock<>>;
+      const auto deli = replay<Q>(ops);
+      const auto locked = replay<L>(ops);
+      RC_ASSERT(deli == locked);
+    }));
+  });
+}
+
+// ---- the wake protocol with a real Looper thread ---------------------------------
+TEST(deliqueue, wakes_only_for_messages_due_before_the_deadline) {
+  using Q = DeliQueue<StdSync, DeliFault::none, VirtualClock<>>;
+  auto q = std::make_unique<Q>();
+  Message<> future, later, now_msg;
+  future.what.store(1);
+  later.what.store(2);
+  now_msg.what.store(3);
+  ASSERT_TRUE(q->enqueue(&future, 100));  // the Looper will park until 100
+  std::atomic<Message<>*> got{nullptr};
+  std::thread looper([&] { got.store(q->next(), std::memory_order_release); });
+  // Give the Looper time to park (it parks without timeout on a virtual clock).
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(q->enqueue(&later, 200));  // due after the deadline: must not wake
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(q->wakeups(), 0u) << "a post due after the Looper's deadline woke it";
+  EXPECT_EQ(got.load(std::memory_order_acquire), nullptr);
+  ASSERT_TRUE(q->enqueue(&now_msg, 0));  // due before the deadline: must wake
+  looper.join();
+  EXPECT_EQ(got.load(std::memory_order_acquire), &now_msg);
+  EXPECT_GE(q->wakeups(), 1u);
+  q->advance_clock(300);
+  EXPECT_EQ(q->poll(), &future);
+  EXPECT_EQ(q->poll(), &later);
+  EXPECT_EQ(q->check_invariants(), nullptr);
+}
+
+}  // namespace
+}  // namespace lfcheck

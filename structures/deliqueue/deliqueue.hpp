@@ -1,0 +1,627 @@
+// DeliQueue — a MessageQueue whose posts are lock-free (DESIGN §2, issue 3).
+//
+// Threads
+//   Any thread: enqueue, enqueue_at_front, post_sync_barrier, quit, advance_clock.
+//   The Looper (one thread, the consumer): next, poll, next_until, peek, is_idle,
+//   remove_sync_barrier, take_discarded. check_invariants: quiescent only.
+//
+// Guarantees
+//   enqueue is one Treiber push (O(1), no lock, lock-free: it retries only when
+//   another push or the Looper's unlink changed the top) plus one fetch_add on the
+//   wake-state word. It returns false, leaving the message untouched, once quit()
+//   has put its sentinel on the stack. Every message accepted is handed back
+//   exactly once: by next() (delivered) or, after quit, by take_discarded().
+//   Delivery order: the earliest (when, insertSeq) among the messages that are
+//   due, where insertSeq follows push order (FIFO among equal when) for ordinary
+//   posts and counts down for post-at-front (LIFO among them, before everything).
+//   While a sync barrier is at the head only async messages are delivered.
+//
+// Design
+//   Stack: every queued message is on a Treiber stack (top_, link `next`). The
+//   Looper sweeps from the current top down to the top it saw last time
+//   (swept_top_), writing back-links (`prev`) on the way down, then walks back up
+//   (oldest first) assigning insertSeq and inserting each message into one of two
+//   binary min-heaps (sync messages and barriers; async messages). Each message
+//   keeps its heap index, so removal from a heap is O(log n). A delivered message
+//   is unlinked from the stack by the Looper alone: the top by a CAS on top_
+//   (if pushes arrived meanwhile the CAS fails and the Looper sweeps again, which
+//   rebuilds the back-link it needs), any other node through its back-link.
+//   Push is ABA-safe without tags: its CAS only needs top == the node it links to.
+//
+//   Wake-state word (64 bits, own cache line):
+//     bit  63      sleeping: the Looper has committed to park until deadline_
+//     bits 0..62   enqueue counter: +1 by every enqueue / clock advance / quit
+//                  (the CAS below only needs "changed"; it would carry into
+//                  bit 63 after 2^63 events: centuries at 10^9 posts/s)
+//   Before sweeping the Looper reads the word (w0). Its last step before parking
+//   is CAS(w0 -> w0|sleeping): it fails if any enqueue happened since w0, and the
+//   Looper sweeps again. An enqueuer's fetch_add returns the old word: if the
+//   sleeping bit was set and its message is due before deadline_, it takes the
+//   park mutex, clears the bit and notifies. The Looper re-checks the bit under
+//   the mutex, so the wake is never lost; an enqueue due at/after the deadline
+//   does not wake it (the Looper wakes at its deadline anyway).
+//
+//   Quit: quit() pushes the queue-owned sentinel; once it is the top every push
+//   fails. The sentinel is never unlinked, so everything below it was pushed
+//   before it and is seen by the sweep that sees the sentinel.
+//
+// Memory
+//   Messages belong to the caller (the queue stores no copy); a message still
+//   queued when the queue is destroyed must outlive it (the destructor walks the
+//   stack to free the queue's own barriers). Barriers and the sentinel belong to
+//   the queue. Heaps are arrays of (when, seq, message)
+//   entries (comparisons do not chase pointers), doubled when full (Looper only).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "structures/deliqueue/deliqueue_faults.hpp"
+#include "structures/deliqueue/message.hpp"
+#include "sync/std_sync.hpp"
+
+namespace lfcheck {
+
+enum class BarrierRemoval { removed, unknown_token };
+
+template <class Sync = StdSync, DeliFault Fault = DeliFault::none, class Clock = SteadyClock>
+class DeliQueue {
+ public:
+  using Msg = Message<Sync>;
+  static constexpr std::uint64_t kSleeping = 1ull << 63;
+
+  DeliQueue() {
+    sentinel_.flags.store(msg_flags::quit, std::memory_order_relaxed);  // not shared yet
+  }
+  ~DeliQueue() {
+    // Quiescent. Free queue-owned barriers still linked; caller messages are not ours.
+    for (Msg* m = top_.v.load(std::memory_order_acquire); m;) {
+      Msg* below = m->next.load(std::memory_order_relaxed);
+      if (m->is_barrier()) Sync::destroy(m);
+      m = below;
+    }
+    heap_[0].release();
+    heap_[1].release();
+  }
+  DeliQueue(const DeliQueue&) = delete;
+  DeliQueue& operator=(const DeliQueue&) = delete;
+
+  Clock& clock() { return clock_; }
+  std::int64_t now() const { return clock_.now(); }
+
+  // ---- the comparator ---------------------------------------------------------
+  static constexpr int compare(std::int64_t aw, std::int64_t as, std::int64_t bw, std::int64_t bs) {
+    if constexpr (Fault == DeliFault::subtracting_comparator)
+      return compare_keys_subtracting(aw, as, bw, bs);  // FAULT
+    else
+      return compare_keys(aw, as, bw, bs);
+  }
+
+  // ---- any thread -------------------------------------------------------------
+  // Posts m to be delivered at `when`. False (m untouched) once the queue quit.
+  bool enqueue(Msg* m, std::int64_t when) { return push(m, when, 0); }
+  // Posts m ahead of every ordinary message; the latest at-front post comes first.
+  bool enqueue_at_front(Msg* m) { return push(m, kWhenFront, msg_flags::front); }
+
+  // Posts a sync barrier at the current time; returns its token (never 0), or 0
+  // if the queue has quit.
+  std::uint64_t post_sync_barrier() { return post_sync_barrier_at(clock_.now()); }
+  std::uint64_t post_sync_barrier_at(std::int64_t when) {
+    Msg* b = Sync::template create<Msg>();
+    // Relaxed: only uniqueness matters; the push below publishes the token.
+    const std::uint64_t token = next_token_.v.fetch_add(1, std::memory_order_relaxed) + 1;
+    b->arg.store(static_cast<std::int64_t>(token));
+    b->flags.store(msg_flags::barrier, std::memory_order_relaxed);  // not shared yet
+    if (!push(b, when, msg_flags::barrier)) {
+      Sync::destroy(b);
+      return 0;
+    }
+    return token;
+  }
+
+  // Pushes the quit sentinel: every later enqueue fails. safe: messages due at
+  // the time of quit are still delivered, later ones are discarded; !safe: all
+  // pending messages are discarded. Returns false if the queue had already quit.
+  bool quit(bool safe) {
+    // Acq_rel: only one quitter may write the sentinel's fields (pairs with itself).
+    if (sentinel_.flags.fetch_or(msg_flags::in_use, std::memory_order_acq_rel) & msg_flags::in_use)
+      return false;
+    sentinel_.flags.store(msg_flags::quit | msg_flags::in_use | (safe ? msg_flags::safe : 0),
+                          std::memory_order_relaxed);  // published by the push's release CAS
+    sentinel_.when.store(clock_.now());  // published by the push's release CAS
+    return link_top(&sentinel_, kWhenFront);
+  }
+
+  // Virtual clock only: moves time to t and wakes the Looper if its deadline came.
+  void advance_clock(std::int64_t t) {
+    static_assert(Clock::is_virtual, "advance_clock needs a virtual clock");
+    clock_.set(t);
+    poke(t, /*inclusive=*/true);
+  }
+
+  // ---- the Looper -------------------------------------------------------------
+  // The earliest deliverable due message; sleeps until one is. nullptr once the
+  // queue has quit and nothing deliverable is left.
+  Msg* next() { return next_until(kNever); }
+  // Never sleeps: a due deliverable message, or nullptr.
+  Msg* poll() { return next_until(std::numeric_limits<std::int64_t>::min()); }
+
+  // Like next(), but returns nullptr once the clock reaches give_up_at.
+  Msg* next_until(std::int64_t give_up_at) {
+    for (;;) {
+      // Acquire: pairs with the enqueuers' acq_rel fetch_add; read before the
+      // sweep so that any enqueue after this point makes the pre-sleep CAS fail.
+      std::uint64_t w0 = wake_.v.load(std::memory_order_acquire);
+      sweep();
+      const std::int64_t now = clock_.now();
+      if (quitting_) {
+        if (!quit_processed_) {
+          discard_where([&](Msg* m) { return !quit_safe_ || m->when.load() > quit_when_; });
+          quit_processed_ = true;
+        }
+        std::int64_t deadline;
+        Msg* m = candidate(deadline);
+        if (m && m->when.load() <= now) return deliver(m);
+        discard_where([](Msg*) { return true; });
+        return nullptr;
+      }
+      std::int64_t deadline;
+      Msg* m = candidate(deadline);
+      if (m && deadline <= now) return deliver(m);
+      if (now >= give_up_at) return nullptr;
+      const std::int64_t until = deadline < give_up_at ? deadline : give_up_at;
+      // Relaxed: published by the CAS below (release), read by enqueuers after
+      // their acq_rel fetch_add saw the sleeping bit.
+      deadline_.store(until, std::memory_order_relaxed);
+      if constexpr (Fault == DeliFault::presleep_store) {
+        wake_.v.store(w0 | kSleeping, std::memory_order_release);  // FAULT: overwrites enqueues
+      } else {
+        // The pre-sleep step. Success acq_rel: publishes deadline_ to the
+        // enqueuers whose fetch_add reads it; failure acquire: an enqueue
+        // happened since w0 — its push is then visible to the next sweep.
+        if (!wake_.v.compare_exchange_strong(w0, w0 | kSleeping, std::memory_order_acq_rel,
+                                             std::memory_order_acquire)) {
+          Sync::spin_hint();
+          continue;
+        }
+      }
+      park(until);
+    }
+  }
+
+  // The message next() would deliver next if nothing else arrived (due or not),
+  // or nullptr. Looper only.
+  Msg* peek() {
+    sweep();
+    std::int64_t deadline;
+    return candidate(deadline);
+  }
+  // True if nothing is deliverable now. Looper only.
+  bool is_idle() {
+    sweep();
+    std::int64_t deadline;
+    Msg* m = candidate(deadline);
+    return !m || deadline > clock_.now();
+  }
+
+  // Removes the barrier with this token. Looper only (issue 4's tombstone claim
+  // makes removal from any thread possible). unknown_token if no such barrier
+  // is queued (never posted, already removed, or discarded by quit).
+  [[nodiscard]] BarrierRemoval remove_sync_barrier(std::uint64_t token) {
+    sweep();
+    Heap& h = heap_[0];
+    for (std::int32_t i = 0; i < h.size; ++i) {
+      Msg* m = h.a[i].m;
+      if (m->is_barrier() && static_cast<std::uint64_t>(m->arg.load()) == token) {
+        heap_remove(h, i);
+        unlink(m);
+        Sync::destroy(m);
+        return BarrierRemoval::removed;
+      }
+    }
+    return BarrierRemoval::unknown_token;
+  }
+
+  // Messages discarded by quit, chained through free_next; the caller owns them.
+  Msg* take_discarded() {
+    Msg* d = discarded_;
+    discarded_ = nullptr;
+    return d;
+  }
+  // How many times an enqueuer (or clock advance, or quit) woke the Looper.
+  std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }  // a statistic
+  bool has_quit() const { return quitting_; }  // Looper only: quit seen by a sweep
+  std::int32_t size_looper() const { return heap_[0].size + heap_[1].size; }
+
+  // O(1) check for the Looper: nullptr, or what the Looper found corrupt.
+  const char* health() const { return broken_; }
+
+  // Messages on the stack (swept or not, barriers included; not the sentinel).
+  // Quiescent, or the Looper thread.
+  std::size_t size_quiescent() const {
+    std::size_t n = 0;
+    // Acquire: pairs with the pushes' release CAS (their links are visible).
+    for (Msg* m = top_.v.load(std::memory_order_acquire); m; m = m->next.load(std::memory_order_relaxed))
+      n += !(m->flags.load(std::memory_order_relaxed) & msg_flags::quit);
+    return n;
+  }
+
+  // Consistency check; nullptr when well formed, otherwise what is wrong. Call it
+  // at a quiescent point, or from the Looper thread at any time (it reads the
+  // unswept part of the stack only through acquired links).
+  const char* check_invariants() const {
+    if (broken_) return broken_;
+    for (int k = 0; k < 2; ++k) {
+      const Heap& h = heap_[k];
+      for (std::int32_t i = 0; i < h.size; ++i) {
+        const Entry& e = h.a[i];
+        if (!e.m) return "null message in a heap";
+        if (e.m->heap_index.load() != i) return "heap index != position";
+        if (e.when != e.m->when.load() || e.seq != e.m->insert_seq.load())
+          return "heap entry key differs from its message";
+        if ((k == 1) != e.m->is_async() || (e.m->is_barrier() && k == 1))
+          return "message in the wrong heap";
+        // The reference order (not the queue's comparator, which a fault may break).
+        if (i > 0) {
+          const Entry& p = h.a[(i - 1) / 2];
+          if (e.when < p.when || (e.when == p.when && e.seq < p.seq)) return "heap order violated";
+          if (e.when == p.when && e.seq == p.seq) return "two messages with the same insertSeq";
+        }
+      }
+    }
+    // The stack: the unswept part above swept_top_, then the swept part, whose
+    // nodes must be exactly the heaps' messages, with consistent back-links.
+    Msg* n = top_.v.load(std::memory_order_acquire);
+    std::int64_t guard = 0;
+    while (n && n != swept_top_) {
+      if (++guard > (1 << 24)) return "cycle in the unswept stack";
+      n = n->next.load(std::memory_order_relaxed);
+    }
+    if (n != swept_top_) return "last swept top no longer on the stack";
+    std::int32_t counted = 0;
+    Msg* above = nullptr;
+    for (; n; n = n->next.load(std::memory_order_relaxed)) {
+      if (above && n->prev.load() != above) return "back-link does not match the stack";
+      if (n->flags.load(std::memory_order_relaxed) & msg_flags::quit) {
+        if (above) return "quit sentinel below the top";
+      } else {
+        const std::int32_t i = n->heap_index.load();
+        const Heap& h = heap_[n->is_async() ? 1 : 0];
+        if (i < 0 || i >= h.size || h.a[i].m != n) return "swept message not in its heap";
+        if (!n->in_use()) return "queued message not marked in use";
+        if (++counted > size_looper()) return "more messages on the stack than in the heaps";
+      }
+      above = n;
+    }
+    if (counted != size_looper()) return "heap holds messages that are not on the stack";
+    return nullptr;
+  }
+
+ private:
+  struct Entry {
+    std::int64_t when = 0;
+    std::int64_t seq = 0;
+    Msg* m = nullptr;
+  };
+  struct Heap {
+    Entry* a = nullptr;
+    std::int32_t size = 0;
+    std::int32_t cap = 0;
+    void release() {
+      if (a) Sync::destroy_array(a);
+      a = nullptr;
+    }
+  };
+  template <class T>
+  struct alignas(64) Line {  // a hot atomic alone on its cache line
+    typename Sync::template atomic<T> v{T()};
+  };
+
+  static constexpr std::memory_order publish_order() {
+    return Fault == DeliFault::relaxed_publish ? std::memory_order_relaxed  // FAULT
+                                               : std::memory_order_release;
+  }
+
+  bool push(Msg* m, std::int64_t when, std::uint32_t extra) {
+    // Relaxed: m still belongs to the caller.
+    const std::uint32_t f = m->flags.load(std::memory_order_relaxed);
+    Sync::check(!(f & msg_flags::in_use), "enqueue of a message that is already queued");
+    const std::int64_t old_when = m->when.load();
+    m->when.store(when);
+    m->flags.store(f | msg_flags::in_use | extra, std::memory_order_relaxed);
+    if (!link_top(m, when)) {
+      m->when.store(old_when);  // hand the message back untouched
+      m->flags.store(f, std::memory_order_relaxed);
+      return false;
+    }
+    return true;
+  }
+
+  // The Treiber push, then the wake check. wake_due: the time the Looper must
+  // be awake by for this node (kWhenFront: always wake).
+  bool link_top(Msg* m, std::int64_t wake_due) {
+    // Relaxed: we only need the value; we never read through it.
+    Msg* top = top_.v.load(std::memory_order_relaxed);
+    Msg* const old_next = m->next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (top == &sentinel_) {
+        m->next.store(old_next, std::memory_order_relaxed);
+        return false;
+      }
+      // Relaxed: published by the CAS below.
+      m->next.store(top, std::memory_order_relaxed);
+      // Success release: pairs with the sweep's acquire load of top_ (m's fields
+      // and link are visible to the Looper). Failure relaxed: retry with the new top.
+      if (top_.v.compare_exchange_strong(top, m, publish_order(), std::memory_order_relaxed)) break;
+      Sync::spin_hint();
+    }
+    poke(wake_due, /*inclusive=*/false);
+    return true;
+  }
+
+  // Counts an event on the wake-state word; wakes a parked Looper whose deadline
+  // is after `due` (or at/after it when inclusive: a clock advance to `due`).
+  void poke(std::int64_t due, bool inclusive) {
+    // Acq_rel: the release half pairs with the Looper's acquire w0 load / failed
+    // CAS (our push is visible to its next sweep); the acquire half pairs with
+    // its successful pre-sleep CAS (we see deadline_).
+    const std::uint64_t old = wake_.v.fetch_add(1, std::memory_order_acq_rel);
+    if (!(old & kSleeping)) return;
+    // Relaxed: ordered after the Looper's store by the acq_rel above.
+    const std::int64_t d = deadline_.load(std::memory_order_relaxed);
+    bool need;
+    if constexpr (Fault == DeliFault::wake_only_later)
+      need = due > d;  // FAULT: inverted test
+    else
+      need = inclusive ? due >= d : due < d;
+    if (need) wake();
+  }
+
+  void wake() {
+    // Relaxed: a statistic (tests check that late posts do not wake the Looper).
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
+    park_mutex_.lock();
+    // Release (under the mutex): the Looper re-reads the bit under the same mutex.
+    wake_.v.fetch_and(~kSleeping, std::memory_order_release);
+    park_cv_.notify_one();
+    park_mutex_.unlock();
+  }
+
+  void park(std::int64_t until) {
+    park_mutex_.lock();
+    // Acquire: pairs with wake()'s release clear of the sleeping bit.
+    while (wake_.v.load(std::memory_order_acquire) & kSleeping) {
+      if (until == kNever || Clock::is_virtual) {
+        park_cv_.wait(park_mutex_);
+        continue;
+      }
+      const std::int64_t now = clock_.now();
+      if (now >= until) break;
+      park_cv_.wait_for_ns(park_mutex_, until - now);
+    }
+    park_mutex_.unlock();
+    // Relaxed: our own bit; the next w0 load (acquire) starts the next round.
+    wake_.v.fetch_and(~kSleeping, std::memory_order_relaxed);
+  }
+
+  // ---- Looper-only state and helpers ---------------------------------------------
+  // Sweeps the pushes since the last sweep into the heaps. Returns true if any.
+  bool sweep() {
+    // Acquire: pairs with every push's release CAS (all writes of top_ are RMWs,
+    // so this synchronizes with every push below the top it reads).
+    Msg* const top = top_.v.load(std::memory_order_acquire);
+    if (top == swept_top_) return false;
+    Msg* above = nullptr;
+    Msg* n = top;
+    // Down: back-links. Relaxed `next` loads: covered by the acquire above.
+    while (n != swept_top_) {
+      Msg* const below = n->next.load(std::memory_order_relaxed);
+      n->prev.store(above);
+      above = n;
+      n = below;
+    }
+    if (n == swept_top_ && swept_top_) swept_top_->prev.store(above);
+    // Up: oldest first, so insertSeq follows push order.
+    for (Msg* m = above; m; m = m->prev.load()) {
+      if constexpr (Fault == DeliFault::sweep_stops_early) {
+        // FAULT: the sweep stops one node early — the oldest new node (the one
+        // just above the last seen top) never reaches a heap. Links stay intact.
+        if (m == above && m != top) continue;
+      }
+      const std::uint32_t f = m->flags.load(std::memory_order_relaxed);
+      if (f & msg_flags::quit) {
+        quitting_ = true;
+        quit_safe_ = f & msg_flags::safe;
+        quit_when_ = m->when.load();
+        m->heap_index.store(-1);
+        continue;
+      }
+      std::int64_t seq;
+      if (f & msg_flags::front)
+        seq = --front_seq_;
+      else if constexpr (Fault == DeliFault::lifo_insert_seq)
+        seq = -(++seq_);  // FAULT: counts down
+      else
+        seq = ++seq_;
+      m->insert_seq.store(seq);
+      heap_insert(heap_[(f & msg_flags::async) ? 1 : 0], m);
+    }
+    swept_top_ = top;
+    return true;
+  }
+
+  // The message next() would deliver, and the time it is due (kNever if none).
+  Msg* candidate(std::int64_t& deadline) {
+    const Heap& s = heap_[0];
+    const Heap& a = heap_[1];
+    const Entry* head = nullptr;
+    if (s.size && a.size)
+      head = compare(s.a[0].when, s.a[0].seq, a.a[0].when, a.a[0].seq) < 0 ? &s.a[0] : &a.a[0];
+    else if (s.size)
+      head = &s.a[0];
+    else if (a.size)
+      head = &a.a[0];
+    deadline = kNever;
+    if (!head) return nullptr;
+    if (head->m->is_barrier()) {
+      if constexpr (Fault == DeliFault::barrier_ignored) {
+        // FAULT: skip the barrier and take the earliest message of either heap.
+        const Entry* e = nullptr;
+        if (s.size > 1) {
+          e = &s.a[1];
+          if (s.size > 2 && compare(s.a[2].when, s.a[2].seq, e->when, e->seq) < 0) e = &s.a[2];
+        }
+        if (a.size && (!e || compare(a.a[0].when, a.a[0].seq, e->when, e->seq) < 0)) e = &a.a[0];
+        if (!e) return nullptr;
+        deadline = e->when;
+        return e->m;
+      }
+      if (!a.size) return nullptr;  // only async messages pass a barrier
+      head = &a.a[0];
+    }
+    deadline = head->when;
+    return head->m;
+  }
+
+  Msg* deliver(Msg* m) {
+    heap_remove(heap_[m->is_async() ? 1 : 0], m->heap_index.load());
+    unlink(m);
+    // Relaxed: the message goes back to the caller on this thread.
+    m->flags.store(m->flags.load(std::memory_order_relaxed) & ~(msg_flags::in_use | msg_flags::front),
+                   std::memory_order_relaxed);
+    return m;
+  }
+
+  // Hands back (or, for barriers, frees) every queued message matching pred.
+  template <class Pred>
+  void discard_where(Pred&& pred) {
+    Msg* chosen = nullptr;  // chained through free_next (Looper-only use)
+    for (int k = 0; k < 2; ++k)
+      for (std::int32_t i = 0; i < heap_[k].size; ++i) {
+        Msg* m = heap_[k].a[i].m;
+        if (!pred(m)) continue;
+        m->free_next.store(chosen, std::memory_order_relaxed);
+        chosen = m;
+      }
+    while (chosen) {
+      Msg* m = chosen;
+      chosen = m->free_next.load(std::memory_order_relaxed);
+      heap_remove(heap_[m->is_async() ? 1 : 0], m->heap_index.load());
+      unlink(m);
+      if (m->is_barrier()) {
+        Sync::destroy(m);
+        continue;
+      }
+      // Relaxed: the message goes back to the caller on this thread.
+      m->flags.store(m->flags.load(std::memory_order_relaxed) & ~(msg_flags::in_use | msg_flags::front),
+                     std::memory_order_relaxed);
+      m->free_next.store(discarded_, std::memory_order_relaxed);
+      discarded_ = m;
+    }
+  }
+
+  // Takes m (a swept node) off the stack.
+  void unlink(Msg* m) {
+    if (m == swept_top_) {
+      Msg* expected = m;
+      Msg* const below = m->next.load(std::memory_order_relaxed);
+      // Success relaxed: producers never read through the top, and as an RMW it
+      // continues the release sequence of the pushes below. Failure acquire:
+      // pushes arrived above m; the sweep below reads them.
+      if (top_.v.compare_exchange_strong(expected, below, std::memory_order_relaxed,
+                                         std::memory_order_acquire)) {
+        swept_top_ = below;
+        if (below) below->prev.store(nullptr);
+        m->next.store(nullptr, std::memory_order_relaxed);
+        return;
+      }
+      if constexpr (Fault != DeliFault::stale_backlink)  // FAULT when skipped
+        sweep();  // rebuilds m's back-link (m is no longer the top)
+    }
+    Msg* const above = m->prev.load();
+    if (!above) {
+      // Cannot happen in a correct queue (a seeded fault can get here): record it
+      // for check_invariants()/health() instead of crashing the process.
+      broken_ = "unlink found no back-link (a node the sweep never reached)";
+      return;
+    }
+    Msg* const below = m->next.load(std::memory_order_relaxed);
+    // Relaxed: only the Looper reads `next` of swept nodes in the core (issue 4's
+    // traversals will need release here).
+    above->next.store(below, std::memory_order_relaxed);
+    if (below) below->prev.store(above);
+    m->next.store(nullptr, std::memory_order_relaxed);
+  }
+
+  bool less(const Entry& a, const Entry& b) const { return compare(a.when, a.seq, b.when, b.seq) < 0; }
+  void place(Heap& h, std::int32_t i, const Entry& e) {
+    h.a[i] = e;
+    e.m->heap_index.store(i);
+  }
+  void heap_insert(Heap& h, Msg* m) {
+    if (h.size == h.cap) {
+      const std::int32_t cap = h.cap ? h.cap * 2 : 8;
+      Entry* a = Sync::template create_array<Entry>(static_cast<std::size_t>(cap));
+      for (std::int32_t i = 0; i < h.size; ++i) a[i] = h.a[i];
+      h.release();
+      h.a = a;
+      h.cap = cap;
+    }
+    Entry e{m->when.load(), m->insert_seq.load(), m};
+    sift_up(h, h.size++, e);
+  }
+  void sift_up(Heap& h, std::int32_t i, const Entry& e) {
+    while (i > 0) {
+      const std::int32_t p = (i - 1) / 2;
+      if (!less(e, h.a[p])) break;
+      place(h, i, h.a[p]);
+      i = p;
+    }
+    place(h, i, e);
+  }
+  void sift_down(Heap& h, std::int32_t i, const Entry& e) {
+    for (;;) {
+      std::int32_t c = 2 * i + 1;
+      if (c >= h.size) break;
+      if (c + 1 < h.size && less(h.a[c + 1], h.a[c])) ++c;
+      if (!less(h.a[c], e)) break;
+      place(h, i, h.a[c]);
+      i = c;
+    }
+    place(h, i, e);
+  }
+  void heap_remove(Heap& h, std::int32_t i) {
+    Msg* const m = h.a[i].m;
+    const Entry last = h.a[--h.size];
+    if (i < h.size) {
+      if (i > 0 && less(last, h.a[(i - 1) / 2]))
+        sift_up(h, i, last);
+      else
+        sift_down(h, i, last);
+    }
+    m->heap_index.store(-1);
+  }
+
+  // Hot atomics, each on its own cache line.
+  Line<Msg*> top_;               // the stack top (pushes, quit, the Looper's unlink)
+  Line<std::uint64_t> wake_;     // wake-state word (layout in the header comment)
+  Line<std::uint64_t> next_token_;  // barrier tokens
+  typename Sync::template atomic<std::int64_t> deadline_{kNever};  // Looper writes, enqueuers read
+  typename Sync::template atomic<std::uint64_t> wakeups_{0};       // wake() calls (statistic)
+  typename Sync::mutex park_mutex_;
+  typename Sync::condvar park_cv_;
+  Clock clock_;
+  Msg sentinel_;
+
+  // Looper only.
+  alignas(64) Msg* swept_top_ = nullptr;
+  Heap heap_[2];  // [0] sync messages and barriers, [1] async messages
+  std::int64_t seq_ = 0;        // ordinary posts: counts up from 1
+  std::int64_t front_seq_ = 0;  // posts at front: counts down from -1
+  bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;
+  std::int64_t quit_when_ = 0;
+  Msg* discarded_ = nullptr;
+  const char* broken_ = nullptr;  // set if the Looper found the structure corrupt
+};
+
+}  // namespace lfcheck

@@ -1,0 +1,143 @@
+// Message, the clocks and the (when, insertSeq) comparator shared by DeliQueue
+// and its baseline LockedMessageQueue.
+//
+// Time unit: `when` is in nanoseconds on the queue's clock (SteadyClock in
+// production: std::chrono::steady_clock since its epoch; VirtualClock in tests:
+// whatever the test sets). Any int64 value is a legal `when`; post-at-front uses
+// when = INT64_MIN so it precedes every ordinary message.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+
+#include "sync/std_sync.hpp"
+
+namespace lfcheck {
+
+inline constexpr std::int64_t kWhenFront = std::numeric_limits<std::int64_t>::min();
+inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
+
+// Flags word of a Message (32 bits):
+//   bit 0  in_use   set by enqueue, cleared when next()/discard hands the message back
+//   bit 1  async    set by the poster (set_async) before enqueue; never changes while queued
+//   bit 2  removed  the claim bit of tombstone removal (issue 4); unused by the core
+//   bit 3  barrier  a sync barrier (queue-owned message, arg = token)
+//   bit 4  front    posted with enqueue_at_front: insertSeq counts down
+//   bit 5  quit     the quit sentinel (queue-owned, never in a heap)
+//   bit 6  safe     quit(safe = true): deliver what is due, drop only future messages
+namespace msg_flags {
+inline constexpr std::uint32_t in_use = 1u << 0;
+inline constexpr std::uint32_t async = 1u << 1;
+inline constexpr std::uint32_t removed = 1u << 2;
+inline constexpr std::uint32_t barrier = 1u << 3;
+inline constexpr std::uint32_t front = 1u << 4;
+inline constexpr std::uint32_t quit = 1u << 5;
+inline constexpr std::uint32_t safe = 1u << 6;
+}  // namespace msg_flags
+
+// A message. Who may touch each field, and when:
+//   payload (what, arg, target, callback): the owner (the poster) before enqueue;
+//       whoever next() or take_discarded() hands it to afterwards. The queue
+//       never reads or writes them. Visibility to the Looper thread comes from
+//       enqueue's release CAS on the stack top (paired with the sweep's acquire load).
+//   when: written by enqueue before its publishing CAS; then read by the Looper
+//       (after its acquire sweep); read-only while queued.
+//   insert_seq: Looper only (assigned by the sweep, in push order).
+//   flags: the owner before enqueue (set_async); enqueue sets in_use; the Looper
+//       reads it after the sweep and clears in_use when handing the message back.
+//       Atomic because issue 4's removers claim the removed bit with a CAS.
+//   next (stack link): written by enqueue before its publishing CAS, then only by
+//       the Looper when it unlinks a neighbour; read by the Looper (and, from
+//       issue 4 on, by traversals from any thread — hence atomic).
+//   prev (back-link): Looper only; valid only for nodes the Looper has swept.
+//   heap_index: Looper only; position in the sync or async heap, -1 if in none.
+//   free_next (free-list link): in the core used only by the Looper to chain
+//       discarded messages for take_discarded(); issue 4's removers use it to
+//       push claimed messages onto the lock-free free-list.
+template <class Sync = StdSync>
+struct Message {
+  using Fn = void (*)(Message&);
+
+  typename Sync::template cell<std::int32_t> what{0};
+  typename Sync::template cell<std::int64_t> arg{0};
+  typename Sync::template cell<void*> target{nullptr};
+  typename Sync::template cell<Fn> callback{nullptr};
+
+  typename Sync::template cell<std::int64_t> when{0};
+  typename Sync::template cell<std::int64_t> insert_seq{0};
+  typename Sync::template atomic<std::uint32_t> flags{0};
+  typename Sync::template atomic<Message*> next{nullptr};
+  typename Sync::template cell<Message*> prev{nullptr};
+  typename Sync::template cell<std::int32_t> heap_index{-1};
+  typename Sync::template atomic<Message*> free_next{nullptr};
+
+  Message() = default;
+  Message(const Message&) = delete;
+  Message& operator=(const Message&) = delete;
+
+  // Owner only, before enqueue: an async message passes sync barriers.
+  void set_async(bool on) {
+    // Relaxed: the message is not shared yet; enqueue's release CAS publishes it.
+    const std::uint32_t f = flags.load(std::memory_order_relaxed);
+    flags.store(on ? (f | msg_flags::async) : (f & ~msg_flags::async), std::memory_order_relaxed);
+  }
+  bool is_async() const {
+    // Relaxed: read by the owner or by the Looper after the acquire sweep.
+    return flags.load(std::memory_order_relaxed) & msg_flags::async;
+  }
+  // Relaxed, like is_async: the owner's own writes, or ordered by the sweep's acquire.
+  bool is_barrier() const { return flags.load(std::memory_order_relaxed) & msg_flags::barrier; }
+  bool in_use() const { return flags.load(std::memory_order_relaxed) & msg_flags::in_use; }
+};
+
+// The order of the queue: (when, insertSeq), branchless and overflow-free.
+// Returns a value < 0, 0 or > 0: sign(Δwhen)*2 + sign(ΔinsertSeq). Each sign is
+// computed from comparisons, never from a subtraction, so it is correct for
+// every pair of int64 values, INT64_MIN and INT64_MAX included.
+inline constexpr int compare_keys(std::int64_t aw, std::int64_t as, std::int64_t bw,
+                                  std::int64_t bs) noexcept {
+  const int dw = (aw > bw) - (aw < bw);
+  const int ds = (as > bs) - (as < bs);
+  return dw * 2 + ds;
+}
+
+// The seeded fault: sign of a wrapping subtraction (what `a.when - b.when`
+// does in Java). Wrong whenever the difference does not fit in an int64.
+inline constexpr int compare_keys_subtracting(std::int64_t aw, std::int64_t as, std::int64_t bw,
+                                              std::int64_t bs) noexcept {
+  const auto d = static_cast<std::int64_t>(static_cast<std::uint64_t>(aw) - static_cast<std::uint64_t>(bw));
+  const auto e = static_cast<std::int64_t>(static_cast<std::uint64_t>(as) - static_cast<std::uint64_t>(bs));
+  return ((d > 0) - (d < 0)) * 2 + ((e > 0) - (e < 0));
+}
+
+// Production clock: steady_clock in nanoseconds. Timed waits really time out.
+struct SteadyClock {
+  static constexpr bool is_virtual = false;
+  std::int64_t now() const {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+};
+
+// Test clock: time moves only when the test sets it (through the queue's
+// advance_clock, which also wakes a Looper whose deadline has come). A Looper
+// on a virtual clock parks without a timeout: only an enqueue or a clock
+// advance wakes it, so a lost wake-up is a hang (a DEADLOCK under Relacy).
+template <class Sync = StdSync>
+struct VirtualClock {
+  static constexpr bool is_virtual = true;
+  std::int64_t now() const {
+    // Acquire: pairs with set()'s release, so a message stamped from a clock
+    // reading is not older than what the reader then sees.
+    return t.load(std::memory_order_acquire);
+  }
+  void set(std::int64_t v) {
+    // Release: pairs with now()'s acquire.
+    t.store(v, std::memory_order_release);
+  }
+  typename Sync::template atomic<std::int64_t> t{0};
+};
+
+}  // namespace lfcheck
