@@ -59,7 +59,7 @@ def model_once(a, structure, fault, seed):
 def stress_once(a, structure, fault, seed):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
         path = j.name
-    cmd = [a.stress, structure, "--quiet", "--seed", str(seed), "--duration", str(a.stress_seconds),
+    cmd = [a.stress, structure, "--quiet", "--first-failure", "--seed", str(seed), "--duration", str(a.stress_seconds),
            "--json", path, "--artifacts", a.artifacts]
     if fault:
         cmd += ["--fault", fault]

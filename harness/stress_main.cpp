@@ -52,6 +52,7 @@ options:
                     run fails with its replay line (default 60)
   --json FILE       write {"runs":[...]} (DESIGN §6)
   --junit FILE      write JUnit XML
+  --first-failure   stop after the first failing workload
   --quiet           no progress line
   --list            list workloads and exit
   --help            this text
@@ -64,7 +65,7 @@ struct Options {
   double hang_seconds = 60;
   std::string structure, fault, json, junit, artifacts;
   StressOptions run;
-  bool list = false, seed_given = false;
+  bool list = false, seed_given = false, first_failure = false;
 };
 
 
@@ -353,6 +354,7 @@ int main_impl(int argc, char** argv) {
   p.flag("--help", [&] { help = true; });
   p.flag("--quiet", [&] { o.run.progress = false; });
   p.flag("--list", [&] { o.list = true; });
+  p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--threads", [&](std::string_view v) {
     o.run.threads = static_cast<unsigned>(cli::parse_number(p.program(), "--threads", v, 1, 256));
   });
@@ -461,6 +463,7 @@ int main_impl(int argc, char** argv) {
     }
     runs.push_back(std::move(r));
     std::fflush(stdout);
+    if (!all_passed && o.first_failure) break;
   }
   std::size_t failed = 0;
   for (auto& r : runs) failed += !r.passed;
