@@ -30,6 +30,15 @@ void register_faults() {
     all.push_back({mechanism, f.name, f.breaks, f.real_bug, f.expected_layer});
 }
 
+// Whether `fault` (full or short name) is a fault of `structure` ("" = any).
+inline bool is_known_fault(const std::string& structure, const std::string& fault) {
+  for (auto& f : fault_registry())
+    if ((structure.empty() || f.mechanism == structure) &&
+        (f.name == fault || std::string(fault_short_name(f.name)) == fault))
+      return true;
+  return false;
+}
+
 inline bool is_known_structure(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }

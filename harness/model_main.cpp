@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sys/stat.h>
 
+#include "harness/artifacts.hpp"
 #include "harness/cli.hpp"
 #include "harness/failure_views.hpp"
 #include "harness/history.hpp"
@@ -74,24 +75,6 @@ struct Options {
 constexpr std::uint64_t kSeedStride = 4'000'000ull;
 constexpr std::uint64_t kMaxSeed = 1000;
 
-std::string default_artifacts_dir() {
-  if (const char* a = std::getenv("LFCHECK_ARTIFACTS"); a && *a) return a;
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string(tmp && *tmp ? tmp : "/tmp") + "/lfcheck-artifacts";
-}
-
-bool make_dirs(const std::string& dir) {
-  std::string path;
-  std::istringstream parts(dir);
-  if (!dir.empty() && dir[0] == '/') path = "/";
-  for (std::string part; std::getline(parts, part, '/');) {
-    if (part.empty()) continue;
-    path += part + "/";
-    if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return false;
-  }
-  return true;
-}
-
 // A source path as the project names it: "structures/treiber/treiber_stack.hpp".
 std::string project_path(const std::string& file) {
   for (const char* top : {"structures/", "models/", "harness/", "sync/"}) {
@@ -116,7 +99,7 @@ void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const s
   std::printf("\n%s", render_thread_table(steps, static_cast<int>(e.threads)).c_str());
   if (o.history) std::printf("\n%s\n", r.details.c_str());
 
-  const std::string dir = o.artifacts.empty() ? default_artifacts_dir() : o.artifacts;
+  const std::string dir = artifacts_dir(o.artifacts);
   if (!make_dirs(dir)) {
     std::fprintf(stderr, "lfcheck model: cannot create %s; no artifacts written\n", dir.c_str());
     return;
@@ -312,15 +295,8 @@ int main_impl(int argc, char** argv) {
   if (o.seed * kSeedStride + o.iterations >= (1ull << 32))
     cli::usage_error(p.program(), "--seed times 4000000 plus --iterations must stay below 2^32 "
                                   "(Relacy's random scheduler degenerates above)");
-  if (!o.fault.empty()) {
-    // The fault must belong to a selected structure.
-    bool known = false;
-    for (auto& f : fault_registry())
-      if ((o.structure.empty() || f.mechanism == o.structure) &&
-          (f.name == o.fault || std::string(fault_short_name(f.name)) == o.fault))
-        known = true;
-    if (!known) cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
-  }
+  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
+    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
 
   const bool show_progress = !o.quiet;
   std::vector<RunRecord> runs;

@@ -21,6 +21,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "harness/artifacts.hpp"
 #include "harness/cli.hpp"
 #include "harness/failure_views.hpp"
 #include "harness/replay_file.hpp"
@@ -100,29 +101,11 @@ RunRecord record(const Options& o, const StressEntry& e, std::uint64_t ops, doub
   return r;
 }
 
-std::string artifacts_dir(const Options& o) {
-  if (!o.artifacts.empty()) return o.artifacts;
-  if (const char* a = std::getenv("LFCHECK_ARTIFACTS"); a && *a) return a;
-  const char* tmp = std::getenv("TMPDIR");
-  return std::string(tmp && *tmp ? tmp : "/tmp") + "/lfcheck-artifacts";
-}
-
-bool make_dirs(const std::string& dir) {
-  std::string path = dir.rfind('/', 0) == 0 ? "/" : "";
-  std::istringstream parts(dir);
-  for (std::string part; std::getline(parts, part, '/');) {
-    if (part.empty()) continue;
-    path += part + "/";
-    if (mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) return false;
-  }
-  return true;
-}
-
 // Writes the replay file (and, when the rings are readable, the recent history
 // as table and trace); returns the replay file's path or "".
 std::string write_artifacts(const Options& o, const StressEntry& e, const std::string& failure,
                             const std::vector<std::vector<RecordedOp>>* history) {
-  const std::string dir = artifacts_dir(o);
+  const std::string dir = artifacts_dir(o.artifacts);
   if (!make_dirs(dir)) return "";
   const std::string stem = dir + "/" + e.structure + "." + e.workload + ".seed" + std::to_string(o.run.seed);
   ReplayFile replay;
@@ -240,7 +223,7 @@ void prepare_death_plan(const Options& o, const StressEntry& e, const std::vecto
     death.junit_text = buf.str();
     std::remove(tmp.c_str());
   }
-  const std::string dir = artifacts_dir(o);
+  const std::string dir = artifacts_dir(o.artifacts);
   death.replay_path.clear();
   if (make_dirs(dir)) {
     death.replay_path = dir + "/" + e.structure + "." + e.workload + ".seed" + std::to_string(o.run.seed) + ".replay";
@@ -401,14 +384,8 @@ int main_impl(int argc, char** argv) {
       std::printf("%s/%s  %s\n", e->structure.c_str(), e->workload.c_str(), e->description.c_str());
     return cli::kPass;
   }
-  if (!o.fault.empty()) {
-    bool known = false;
-    for (auto& f : fault_registry())
-      if ((o.structure.empty() || f.mechanism == o.structure) &&
-          (f.name == o.fault || std::string(fault_short_name(f.name)) == o.fault))
-        known = true;
-    if (!known) cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
-  }
+  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
+    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
 
   if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
   // The seed first, before anything can go wrong.
@@ -427,11 +404,7 @@ int main_impl(int argc, char** argv) {
   for (auto* e : selected) {
     if (!o.fault.empty()) {
       // With a fault, only the structure that owns it runs.
-      bool owns = false;
-      for (auto& f : fault_registry())
-        if (f.mechanism == e->structure && (f.name == o.fault || std::string(fault_short_name(f.name)) == o.fault))
-          owns = true;
-      if (!owns) continue;
+      if (!is_known_fault(e->structure, o.fault)) continue;
     }
     prepare_death_plan(o, *e, runs);
     const auto start = std::chrono::steady_clock::now();
