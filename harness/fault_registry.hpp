@@ -39,8 +39,5 @@ inline bool is_known_fault(const std::string& structure, const std::string& faul
   return false;
 }
 
-inline bool is_known_structure(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
 
 }  // namespace lfcheck

@@ -206,8 +206,4 @@ inline void name_variables(std::vector<Step>& steps, LabelOf&& label_of) {
   }
 }
 
-inline void name_variables(std::vector<Step>& steps) {
-  name_variables(steps, [](const std::string&) -> const char* { return nullptr; });
-}
-
 }  // namespace lfcheck

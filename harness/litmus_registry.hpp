@@ -5,6 +5,9 @@
 // Compiled into lfcheck-stress (LFCHECK_REAL_THREADS), so the same scenarios run
 // under TSan and ASan+UBSan, as workloads named "litmus.<scenario>".
 //
+// A failed Sync::check in a scenario is recorded as the run's failure by the
+// stress runner's check handler (harness/stress_main.cpp), as for any workload.
+//
 // Budget: one execution counts as 100 operations of the stress budget (--ops N
 // runs N/100 executions, at least 1), or the --duration.
 #pragma once
@@ -25,15 +28,6 @@
 
 namespace lfcheck {
 
-inline StressRun*& litmus_current_run() {
-  static StressRun* run = nullptr;
-  return run;
-}
-
-inline void litmus_check_failed(const char* what) {
-  if (StressRun* run = litmus_current_run()) run->fail(std::string("ASSERT: ") + what);
-}
-
 template <class Scenario>
 void run_litmus(StressRun& run) {
   constexpr unsigned n = Scenario::threads;
@@ -42,8 +36,6 @@ void run_litmus(StressRun& run) {
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(o.ops ? 1e9 : o.duration));
-  litmus_current_run() = &run;
-  const auto previous_handler = StdSync::check_failure_handler().exchange(&litmus_check_failed, std::memory_order_acq_rel);
 
   std::unique_ptr<Scenario> scenario;
   // start: execution number the threads may begin (0: none yet; UINT64_MAX: stop).
@@ -81,8 +73,6 @@ void run_litmus(StressRun& run) {
   start.store(UINT64_MAX, std::memory_order_release);
   for (auto& t : team) t.join();
   scenario.reset();
-  StdSync::check_failure_handler().store(previous_handler, std::memory_order_release);
-  litmus_current_run() = nullptr;
   run.set_ops_done(done, "executions");
 }
 

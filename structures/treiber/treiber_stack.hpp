@@ -213,6 +213,8 @@ class TreiberStack {
                                                 : std::memory_order_acquire;
     }
 
+    // Constructor only: relaxed, published with the whole stack by whatever hands
+    // the stack to other threads (a thread start, a release store of its address).
     void reset(std::uint32_t first) { head.store(first, std::memory_order_relaxed); }
 
     void push(Node* nodes, std::uint32_t i) { push_chain(nodes, i, i); }
