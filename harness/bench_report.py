@@ -5,18 +5,31 @@ Benchmarks are named "<comparison>/<variant>[/<params>]". In each comparison one
 variant is the baseline (BASELINES below); every other variant with the same
 params is compared with it in the same run:
     speedup = baseline real time / candidate real time   (> 1: candidate faster)
+A benchmark whose batches differ in size between variants reports a counter
+ns_per_op; when both sides have it, the ratio uses it instead of real time.
+When both sides report latency percentiles (counters p50_ns, p99_ns), each
+percentile is also compared (speedup = baseline latency / candidate latency),
+as an extra entry of the same comparison with "statistic": "p50" / "p99".
 The stress comparison (TSan vs plain) runs the two stress binaries on the same
-seed and budget and compares operations per second. Writes
-{"comparisons":[{"name","ratio","params"}]} and, with --plot, an SVG bar chart.
+seed and budget and compares operations per second. With --cachegrind DRIVER
+(and valgrind installed) the branchless/branchy heap driver runs under
+cachegrind's branch simulation: deterministic counts of conditional branches and
+mispredictions, written under "cachegrind" and compared as mispredictions.
+Writes {"cores":N,"comparisons":[{"name","ratio","params"}]} and, with --plot,
+an SVG bar chart.
 """
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
 BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain")
+PERCENTILES = ("p50", "p99")
+# Google Benchmark's own suffixes, the same for both variants: not part of the params.
+TIMING_SUFFIXES = ("manual_time", "real_time")
 
 
 def run_benchmarks(binary, smoke):
@@ -24,6 +37,8 @@ def run_benchmarks(binary, smoke):
         path = f.name
     cmd = [binary, f"--benchmark_out={path}", "--benchmark_out_format=json",
            f"--benchmark_min_time={0.001 if smoke else 0.3}"]
+    if smoke:  # every benchmark function, but not its largest sizes (they take seconds per pass)
+        cmd.append("--benchmark_filter=-(pending:100000|backlog:100000|timers:1000000)")
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stdout)
@@ -38,7 +53,7 @@ def comparisons_from(doc):
     for b in doc["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
             continue
-        parts = b["name"].split("/")
+        parts = [p for p in b["name"].split("/") if p not in TIMING_SUFFIXES]
         if len(parts) < 2:
             continue
         name, variant, params = parts[0], parts[1], "/".join(parts[2:])
@@ -51,13 +66,71 @@ def comparisons_from(doc):
         for variant, b in sorted(variants.items()):
             if variant == base:
                 continue
-            ratio = variants[base]["real_time"] / b["real_time"]
-            out.append({"name": name, "ratio": round(ratio, 3),
-                        "params": {"candidate": variant, "baseline": base, "args": params,
-                                   "metric": "speedup = baseline time / candidate time",
-                                   "candidate_ns": round(b["real_time"], 1),
-                                   "baseline_ns": round(variants[base]["real_time"], 1)}})
+            bb = variants[base]
+            if "ns_per_op" in b and "ns_per_op" in bb:
+                cand_t, base_t, unit = b["ns_per_op"], bb["ns_per_op"], "ns per operation"
+            else:
+                cand_t, base_t, unit = b["real_time"], bb["real_time"], b.get("time_unit", "ns") + " per iteration"
+            entry = {"name": name, "ratio": round(base_t / cand_t, 3),
+                     "params": {"candidate": variant, "baseline": base, "args": params,
+                                "metric": f"speedup = baseline time / candidate time ({unit})",
+                                "candidate_time": round(cand_t, 1), "baseline_time": round(base_t, 1)}}
+            for pc in PERCENTILES:
+                if f"{pc}_ns" in b and f"{pc}_ns" in bb:
+                    entry["params"][f"candidate_{pc}_ns"] = round(b[f"{pc}_ns"], 1)
+                    entry["params"][f"baseline_{pc}_ns"] = round(bb[f"{pc}_ns"], 1)
+            out.append(entry)
+            for pc in PERCENTILES:
+                if f"{pc}_ns" in b and f"{pc}_ns" in bb and b[f"{pc}_ns"] > 0:
+                    out.append({"name": name, "ratio": round(bb[f"{pc}_ns"] / b[f"{pc}_ns"], 3),
+                                "params": {"candidate": variant, "baseline": base, "args": params,
+                                           "statistic": pc,
+                                           "metric": f"speedup = baseline {pc} latency / candidate {pc} latency",
+                                           "candidate_ns": round(b[f"{pc}_ns"], 1),
+                                           "baseline_ns": round(bb[f"{pc}_ns"], 1)}})
     return out
+
+
+def cachegrind_counts(driver, variant, pattern, n):
+    """Ir, Bc (conditional branches), Bcm (mispredicted) of the driver's heap function."""
+    with tempfile.NamedTemporaryFile(suffix=".cg", delete=False) as f:
+        path = f.name
+    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
+                        f"--cachegrind-out-file={path}", driver, variant, pattern, str(n)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        sys.stderr.write(p.stdout)
+        raise SystemExit(f"bench: cachegrind on {driver} failed (exit {p.returncode})")
+    events, totals, fn = [], {}, ""
+    for line in open(path):
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("fn="):
+            fn = line[3:].strip()
+        elif line[:1].isdigit() and fn == f"lfcheck_heap_ops_{variant}":
+            for e, v in zip(events, line.split()[1:]):
+                totals[e] = totals.get(e, 0) + int(v)
+    os.unlink(path)
+    return {"variant": variant, "pattern": pattern, "n": n, "instructions": totals.get("Ir", 0),
+            "branches": totals.get("Bc", 0), "mispredicted": totals.get("Bcm", 0)}
+
+
+def cachegrind_comparisons(driver, n):
+    runs, out = [], []
+    for pattern in ("random", "ties", "sorted"):
+        base = cachegrind_counts(driver, "branchy", pattern, n)
+        cand = cachegrind_counts(driver, "branchless", pattern, n)
+        runs += [base, cand]
+        out.append({"name": "branchless_vs_branchy_heap", "ratio": round(base["mispredicted"] / max(cand["mispredicted"], 1), 3),
+                    "params": {"candidate": "branchless", "baseline": "branchy", "args": f"{pattern}/n:{n}",
+                               "statistic": "mispredicts",
+                               "metric": "baseline / candidate mispredicted conditional branches (cachegrind --branch-sim, "
+                                         f"push {n} + pop {n}; deterministic)",
+                               "candidate_mispredicted": cand["mispredicted"], "baseline_mispredicted": base["mispredicted"],
+                               "candidate_branches": cand["branches"], "baseline_branches": base["branches"],
+                               "candidate_instructions": cand["instructions"],
+                               "baseline_instructions": base["instructions"]}})
+    return runs, out
 
 
 def stress_ops_per_second(binary, ops):
@@ -76,11 +149,11 @@ def stress_ops_per_second(binary, ops):
 def write_svg(path, comparisons, cores):
     rows = len(comparisons)
     height = 60 + 28 * rows
-    width = 900
+    width = 1100
     import math
     lo = min([math.log10(max(c["ratio"], 1e-3)) for c in comparisons] + [-1])
     hi = max([math.log10(max(c["ratio"], 1e-3)) for c in comparisons] + [1])
-    x0, x1 = 420, width - 40
+    x0, x1 = 560, width - 60
     def x(v):
         return x0 + (math.log10(max(v, 1e-3)) - lo) / (hi - lo) * (x1 - x0)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
@@ -88,10 +161,11 @@ def write_svg(path, comparisons, cores):
              f'<line x1="{x(1)}" y1="30" x2="{x(1)}" y2="{height - 10}" stroke="#888" stroke-dasharray="4"/>']
     for i, c in enumerate(comparisons):
         y = 40 + 28 * i
-        label = f'{c["name"]} {c["params"]["candidate"]} vs {c["params"]["baseline"]} {c["params"]["args"]}'
+        stat = f' [{c["params"]["statistic"]}]' if "statistic" in c["params"] else ""
+        label = f'{c["name"]} {c["params"]["candidate"]} vs {c["params"]["baseline"]} {c["params"]["args"]}{stat}'
         colour = "#2a7" if c["ratio"] >= 1 else "#c53"
         left, right = sorted((x(1), x(c["ratio"])))
-        parts.append(f'<text x="10" y="{y + 14}">{label[:60]}</text>')
+        parts.append(f'<text x="10" y="{y + 14}">{label[:80]}</text>')
         parts.append(f'<rect x="{left}" y="{y}" width="{max(right - left, 1)}" height="18" fill="{colour}"/>')
         parts.append(f'<text x="{right + 4}" y="{y + 14}">{c["ratio"]:.3g}x</text>')
     parts.append("</svg>")
@@ -108,6 +182,7 @@ def main():
     ap.add_argument("--bench", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--tsan-stress", help=argparse.SUPPRESS)
     ap.add_argument("--plain-stress", help=argparse.SUPPRESS)
+    ap.add_argument("--cachegrind", help=argparse.SUPPRESS)
     a = ap.parse_args()
     comparisons = []
     for binary in a.bench:
@@ -120,14 +195,29 @@ def main():
                             "params": {"candidate": "tsan", "baseline": "plain", "args": f"treiber/{ops}ops/4threads",
                                        "metric": "speedup = candidate ops/s / baseline ops/s",
                                        "candidate_ops_per_s": round(tsan), "baseline_ops_per_s": round(plain)}})
+    cachegrind = []
+    if a.cachegrind:
+        if shutil.which("valgrind"):
+            cachegrind, extra = cachegrind_comparisons(a.cachegrind, 512 if a.smoke else 4096)
+            comparisons += extra
+        else:
+            print("bench: valgrind not installed: no branch-miss counts (apt-get install valgrind)", file=sys.stderr)
     cores = os.cpu_count()
     print(f"lfcheck bench on {cores} cores{' (smoke: one quick pass, figures not meaningful)' if a.smoke else ''}")
+    print("  ratio = speedup of candidate over baseline (> 1: candidate faster / fewer mispredicts)")
     for c in comparisons:
         p = c["params"]
-        print(f'  {c["name"]:<28} {p["candidate"]:>10} vs {p["baseline"]:<10} {p["args"]:<24} {c["ratio"]:>9.3f}x')
+        args = p["args"] + (f' [{p["statistic"]}]' if "statistic" in p else "")
+        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<8} {args:<36} {c["ratio"]:>9.3f}x')
+    for r in cachegrind:
+        print(f'  cachegrind {r["variant"]:>10} {r["pattern"]:<6} n={r["n"]}: {r["instructions"]} instructions, '
+              f'{r["branches"]} conditional branches, {r["mispredicted"]} mispredicted')
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"cores": cores, "comparisons": comparisons}, f, indent=1)
+            doc = {"cores": cores, "comparisons": comparisons}
+            if cachegrind:
+                doc["cachegrind"] = cachegrind
+            json.dump(doc, f, indent=1)
     if a.plot:
         write_svg(a.plot, comparisons, cores)
     return 0
