@@ -7,12 +7,15 @@
 // whens in [1 s, 2 s)), spread over the workers (one worker per thread). Each
 // iteration of each thread: a random timer of the whole set (mostly on other
 // threads' workers) is reset to a random when in the same range (half earlier,
-// half later) or stopped, 50/50. Every 64 operations each thread runs its own
-// worker's run_due, as a worker's run loop would between its other work: for
-// the per-worker design this is where the deferred heap work happens (Deleted
-// timers removed, ModifiedEarlier/Later re-sited by the adjust scan), so that cost
-// is in the measurement; for the global lock, run_due takes the one lock and
-// finds nothing due. Nothing fires (nothing is due), so callbacks cost nothing.
+// half later) or stopped, 50/50. Every R operations (run_every:R, 64 or 4096)
+// each thread runs its own worker's run_due, as a worker's run loop would
+// between its other work: for the per-worker design this is where the deferred
+// heap work happens (Deleted timers removed, ModifiedEarlier/Later re-sited by
+// the adjust scan, which one ModifiedEarlier timer triggers over the whole heap),
+// so that cost is in the measurement, amortized over R operations; for the global
+// lock, run_due takes the one lock and finds nothing due (its heap work was done
+// inside each reset/stop). R = 64 is a busy run loop; R = 4096 shows mostly the
+// reset/stop paths themselves. Nothing fires (nothing is due), so callbacks cost nothing.
 // Reported: time per operation over all threads (GB's multi-thread real time);
 // at the end the set's check_invariants() must pass.
 // Go's figures (DESIGN §5): the global lock's StartStop went 214 ns -> 804 ns from
@@ -54,6 +57,7 @@ template <class Set>
 void reset_stop(benchmark::State& state) {
   const auto threads = static_cast<unsigned>(state.threads());
   const auto me = static_cast<unsigned>(state.thread_index());
+  const auto run_every = static_cast<unsigned>(state.range(0));
   if (me == 0) {
     auto* s = new Shared<Set>(threads);
     Rng rng(9);
@@ -75,7 +79,7 @@ void reset_stop(benchmark::State& state) {
       s->set.reset(me, t, kSecond + static_cast<std::int64_t>((r >> 1) % kSecond));
     else
       s->set.stop(t);
-    if (++k == 64) {
+    if (++k == run_every) {
       k = 0;
       s->set.run_due(me);
     }
@@ -93,7 +97,7 @@ void register_all() {
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   for (auto* b : {benchmark::RegisterBenchmark("timers_perworker_vs_global/global", reset_stop<Global>),
                   benchmark::RegisterBenchmark("timers_perworker_vs_global/perworker", reset_stop<PerWorker>)}) {
-    b->UseRealTime()->Unit(benchmark::kNanosecond);
+    b->ArgName("run_every")->Arg(64)->Arg(4096)->UseRealTime()->Unit(benchmark::kNanosecond);
     for (int t : counts) b->Threads(t);
   }
 }
