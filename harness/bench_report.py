@@ -10,6 +10,9 @@ ns_per_op; when both sides have it, the ratio uses it instead of real time.
 When both sides report latency percentiles (counters p50_ns, p99_ns), each
 percentile is also compared (speedup = baseline latency / candidate latency),
 as an extra entry of the same comparison with "statistic": "p50" / "p99".
+With --repetitions N (default 3) every benchmark runs N times and the medians
+are compared (params keep each side's coefficient of variation, candidate_cv /
+baseline_cv, a measure of how noisy the machine was).
 The stress comparison (TSan vs plain) runs the two stress binaries on the same
 seed and budget and compares operations per second. With --cachegrind DRIVER
 (and valgrind installed) the branchless/branchy heap driver runs under
@@ -32,11 +35,16 @@ PERCENTILES = ("p50", "p99")
 TIMING_SUFFIXES = ("manual_time", "real_time")
 
 
-def run_benchmarks(binary, smoke):
+def run_benchmarks(binary, smoke, repetitions):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         path = f.name
     cmd = [binary, f"--benchmark_out={path}", "--benchmark_out_format=json",
-           f"--benchmark_min_time={0.001 if smoke else 0.3}"]
+           f"--benchmark_min_time={0.001 if smoke else 0.2}"]
+    if repetitions > 1 and not smoke:
+        # Interleaved: the repetitions of candidate and baseline alternate in random
+        # order, so a burst of load from other processes hits both sides alike.
+        cmd += [f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true",
+                "--benchmark_enable_random_interleaving=true"]
     if smoke:  # every benchmark function, but not its largest sizes (they take seconds per pass)
         cmd.append("--benchmark_filter=-(pending:100000|backlog:100000|timers:1000000)")
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -49,11 +57,23 @@ def run_benchmarks(binary, smoke):
 
 
 def comparisons_from(doc):
+    # With repetitions, each benchmark's median (of time and of every counter) is
+    # compared, and the coefficient of variation of its time is kept in params.
+    cvs = {}
+    for b in doc["benchmarks"]:
+        if b.get("aggregate_name") == "cv":
+            cvs[b["run_name"]] = round(b.get("ns_per_op", b["real_time"]), 3)
+    aggregated = any(b.get("run_type") == "aggregate" for b in doc["benchmarks"])
     by_key = {}
     for b in doc["benchmarks"]:
-        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+        if b.get("error_occurred"):
             continue
-        parts = [p for p in b["name"].split("/") if p not in TIMING_SUFFIXES]
+        if aggregated and not (b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"):
+            continue
+        if not aggregated and b.get("run_type", "iteration") != "iteration":
+            continue
+        b = dict(b, cv=cvs.get(b.get("run_name")), repetitions=b.get("repetitions", 1))
+        parts = [p for p in b.get("run_name", b["name"]).split("/") if p not in TIMING_SUFFIXES]
         if len(parts) < 2:
             continue
         name, variant, params = parts[0], parts[1], "/".join(parts[2:])
@@ -74,7 +94,10 @@ def comparisons_from(doc):
             entry = {"name": name, "ratio": round(base_t / cand_t, 3),
                      "params": {"candidate": variant, "baseline": base, "args": params,
                                 "metric": f"speedup = baseline time / candidate time ({unit})",
-                                "candidate_time": round(cand_t, 1), "baseline_time": round(base_t, 1)}}
+                                "candidate_time": round(cand_t, 1), "baseline_time": round(base_t, 1),
+                                "repetitions": b["repetitions"]}}
+            if b["cv"] is not None and bb["cv"] is not None:
+                entry["params"]["candidate_cv"], entry["params"]["baseline_cv"] = b["cv"], bb["cv"]
             for pc in PERCENTILES:
                 if f"{pc}_ns" in b and f"{pc}_ns" in bb:
                     entry["params"][f"candidate_{pc}_ns"] = round(b[f"{pc}_ns"], 1)
@@ -183,10 +206,12 @@ def main():
     ap.add_argument("--tsan-stress", help=argparse.SUPPRESS)
     ap.add_argument("--plain-stress", help=argparse.SUPPRESS)
     ap.add_argument("--cachegrind", help=argparse.SUPPRESS)
+    ap.add_argument("--repetitions", type=int, default=3,
+                    help="runs of each benchmark; the median is compared (default 3; smoke: 1)")
     a = ap.parse_args()
     comparisons = []
     for binary in a.bench:
-        comparisons += comparisons_from(run_benchmarks(binary, a.smoke))
+        comparisons += comparisons_from(run_benchmarks(binary, a.smoke, a.repetitions))
     if a.tsan_stress and a.plain_stress:
         ops = 20000 if a.smoke else 2000000
         plain = stress_ops_per_second(a.plain_stress, ops)
@@ -203,7 +228,8 @@ def main():
         else:
             print("bench: valgrind not installed: no branch-miss counts (apt-get install valgrind)", file=sys.stderr)
     cores = os.cpu_count()
-    print(f"lfcheck bench on {cores} cores{' (smoke: one quick pass, figures not meaningful)' if a.smoke else ''}")
+    reps = "" if a.smoke or a.repetitions < 2 else f", median of {a.repetitions} runs each"
+    print(f"lfcheck bench on {cores} cores{reps}{' (smoke: one quick pass, figures not meaningful)' if a.smoke else ''}")
     print("  ratio = speedup of candidate over baseline (> 1: candidate faster / fewer mispredicts)")
     for c in comparisons:
         p = c["params"]
