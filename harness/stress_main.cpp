@@ -44,7 +44,8 @@ options:
   --ops N           operation budget per workload (default 2000000 if no --duration);
                     a litmus workload (a model scenario on real threads) runs N/100
                     executions and reports executions
-  --duration S      run each workload for S seconds instead
+  --duration S      run for about S seconds in all instead: the time is shared
+                    evenly by the workloads that run
   --seed S          seed (default: random, printed)
   --fault F         run the variant with seeded fault F
   --artifacts DIR   where a failure's table, trace and replay file go (default:
@@ -74,8 +75,12 @@ std::string replay_line(const Options& o, const std::string& structure) {
   std::string line = "./lfcheck stress " + structure + " --threads " + std::to_string(o.run.threads);
   if (o.run.ops) line += " --ops " + std::to_string(o.run.ops);
   else {
+    // o.run.duration is each workload's share; the replay runs this structure's
+    // workloads only, so it asks for their shares' sum.
+    std::size_t workloads = 0;
+    for (auto& e : stress_registry()) workloads += e.structure == structure;
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", o.run.duration);
+    std::snprintf(buf, sizeof buf, "%g", o.run.duration * static_cast<double>(workloads));
     line += std::string(" --duration ") + buf;
   }
   line += " --seed " + std::to_string(o.run.seed);
@@ -399,6 +404,13 @@ int main_impl(int argc, char** argv) {
   for (int sig : {SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV})
     if (std::strcmp(kSanitizerName, "none") == 0 || sig == SIGABRT) std::signal(sig, on_signal);
   StdSync::check_failure_handler().store(&on_check_failed, std::memory_order_release);
+
+  if (o.run.duration > 0) {
+    // --duration is the whole run's time: each workload that runs gets an equal share.
+    std::size_t to_run = 0;
+    for (auto* e : selected) to_run += o.fault.empty() || is_known_fault(e->structure, o.fault);
+    if (to_run > 1) o.run.duration /= static_cast<double>(to_run);
+  }
 
   bool all_passed = true;
   for (auto* e : selected) {
