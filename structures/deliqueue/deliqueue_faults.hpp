@@ -18,6 +18,7 @@ enum class DeliFault {
   wake_only_later,        // an enqueuer wakes the Looper only if its message is due AFTER the deadline
   barrier_ignored,        // a barrier at the head does not hold back synchronous messages
   stale_backlink,         // after a failed top CAS the Looper unlinks without sweeping again
+  wake_without_guard,     // an enqueuer wakes the Looper without a reference on the wake resource
 };
 
 template <>
@@ -58,6 +59,12 @@ struct FaultTraits<DeliFault> {
        "back-link it had, without sweeping again: that link is stale (the new node above is "
        "unknown), the message stays on the stack after delivery",
        "back-links not rebuilt after a failed top CAS", "model"},
+      {DeliFault::wake_without_guard, "deliqueue.wake_without_guard",
+       "an enqueuer (or quit, or a clock advance) that saw the Looper sleeping wakes it through "
+       "the wake resource without taking a reference on the refcounted shutdown: if another "
+       "wake-up let the Looper process quit and destroy the resource meanwhile, the late waker "
+       "locks a freed mutex and writes a closed eventfd (use after free)",
+       "touching a native resource after teardown without holding a reference", "model"},
   };
 };
 
