@@ -216,6 +216,7 @@ class DeliQueue {
       // Acquire: pairs with the enqueuers' acq_rel fetch_add; read before the
       // sweep so that any enqueue after this point makes the pre-sleep CAS fail.
       std::uint64_t w0 = wake_.v.load(std::memory_order_acquire);
+      if constexpr (Fault == DeliFault::quit_skips_sweep) quit_without_sweep();  // FAULT
       sweep();
       const std::int64_t now = clock_.now();
       if (quitting_) {  // never parks from here on: the wake resource is gone
@@ -629,6 +630,19 @@ class DeliQueue {
     report_dropped();
     quit_processed_ = true;
     wake_shut_.finish_shutdown();  // waits for wakers still inside wake(); destroys once
+  }
+
+  // FAULT quit_skips_sweep: the Looper looks for the sentinel on the top and, if
+  // it is there, takes quit from it without sweeping what lies below it — the
+  // messages pushed just before quit are never swept, so the quit rules neither
+  // deliver nor drop them.
+  void quit_without_sweep() {
+    // Acquire: pairs with quit()'s release push of the sentinel (its fields).
+    if (quitting_ || top_.v.load(std::memory_order_acquire) != &sentinel_) return;
+    quitting_ = true;
+    quit_safe_ = sentinel_.flags.load(std::memory_order_relaxed) & msg_flags::safe;
+    quit_when_ = sentinel_.when.load();
+    swept_top_ = &sentinel_;
   }
 
   // Hands what quit discarded to the on_dropped callback, if there is one.

@@ -19,6 +19,7 @@ enum class DeliFault {
   barrier_ignored,        // a barrier at the head does not hold back synchronous messages
   stale_backlink,         // after a failed top CAS the Looper unlinks without sweeping again
   wake_without_guard,     // an enqueuer wakes the Looper without a reference on the wake resource
+  quit_skips_sweep,       // on the sentinel at the top the Looper quits without sweeping below it
 };
 
 template <>
@@ -64,7 +65,12 @@ struct FaultTraits<DeliFault> {
        "the wake resource without taking a reference on the refcounted shutdown: if another "
        "wake-up let the Looper process quit and destroy the resource meanwhile, the late waker "
        "locks a freed mutex and writes a closed eventfd (use after free)",
-       "touching a native resource after teardown without holding a reference", "model"},
+       "", "model"},
+      {DeliFault::quit_skips_sweep, "deliqueue.quit_skips_sweep",
+       "the Looper checks the top for the quit sentinel before sweeping and, finding it, "
+       "processes quit without sweeping the messages pushed just before it: posts that "
+       "returned true are neither delivered nor reported as dropped (silently lost)",
+       "a post accepted but never run nor removed at quit", "model,stress"},
   };
 };
 
