@@ -64,8 +64,9 @@ struct FaultTraits<DeliFault> {
        "an enqueuer (or quit, or a clock advance) that saw the Looper sleeping wakes it through "
        "the wake resource without taking a reference on the refcounted shutdown: if another "
        "wake-up let the Looper process quit and destroy the resource meanwhile, the late waker "
-       "locks a freed mutex and writes a closed eventfd (use after free)",
-       "", "model"},
+       "reads the freed resource, writes its closed eventfd and locks its freed mutex (use after "
+       "free; TSan sees it race with the destroy's scrub)",
+       "", "model,stress"},
       {DeliFault::quit_skips_sweep, "deliqueue.quit_skips_sweep",
        "the Looper checks the top for the quit sentinel before sweeping and, finding it, "
        "processes quit without sweeping the messages pushed just before it: posts that "
