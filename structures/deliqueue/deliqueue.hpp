@@ -22,11 +22,12 @@
 //   take_discarded(). Either way this happens inside the next()/poll() calls
 //   that process quit, before the first of them returns nullptr: from then on
 //   delivered + dropped == accepted, final, for every post. (Android's quit
-//   recycles the pending messages it removes without telling their posters, and
-//   its lock-free queue leaves the post-vs-quit race as a TODO; here the poster
-//   is always told: false from enqueue, or the message back through next(),
-//   on_dropped or take_discarded().) Barriers are the queue's: dropped ones are
-//   freed, not reported.
+//   recycles the pending messages it removes without telling whoever posted
+//   them, and its code leaves that case as a TODO; here the poster is always
+//   told: false from enqueue, or the message back through next(), on_dropped or
+//   take_discarded(). A message due by the time of a safe quit but held behind
+//   a sync barrier is dropped too, and reported.) Barriers are the queue's:
+//   dropped ones are freed, not reported.
 //   Delivery order: the earliest (when, insertSeq) among the messages that are
 //   due, where insertSeq follows push order (FIFO among equal when) for ordinary
 //   posts and counts down for post-at-front (LIFO among them, before everything).
@@ -52,8 +53,9 @@
 //   Before sweeping the Looper reads the word (w0). Its last step before parking
 //   is CAS(w0 -> w0|sleeping): it fails if any enqueue happened since w0, and the
 //   Looper sweeps again. An enqueuer's fetch_add returns the old word: if the
-//   sleeping bit was set and its message is due before deadline_, it takes the
-//   park mutex, clears the bit and notifies. The Looper re-checks the bit under
+//   sleeping bit was set and its message is due before deadline_, it takes a
+//   reference on the wake resource (below), takes the park mutex, clears the bit
+//   and notifies. The Looper re-checks the bit under
 //   the mutex, so the wake is never lost; an enqueue due at/after the deadline
 //   does not wake it (the Looper wakes at its deadline anyway).
 //
