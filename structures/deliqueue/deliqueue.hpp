@@ -642,6 +642,7 @@ class DeliQueue {
     // Acquire: pairs with quit()'s release push of the sentinel (its fields).
     if (quitting_ || top_.v.load(std::memory_order_acquire) != &sentinel_) return;
     quitting_ = true;
+    // Relaxed: ordered after quit()'s writes by the acquire load of top_ above.
     quit_safe_ = sentinel_.flags.load(std::memory_order_relaxed) & msg_flags::safe;
     quit_when_ = sentinel_.when.load();
     swept_top_ = &sentinel_;
