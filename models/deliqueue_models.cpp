@@ -9,5 +9,7 @@ LFCHECK_MODEL(DeliFault, SleepWakeRace);
 LFCHECK_MODEL(DeliFault, SleepWakeClock);
 LFCHECK_MODEL(DeliFault, QuitVsEnqueue);
 LFCHECK_MODEL(DeliFault, BarrierAsync);
+LFCHECK_MODEL(DeliFault, QuitVsWakers);
+LFCHECK_MODEL(DeliFault, QuitUnsafeVsProducer);
 
 }  // namespace lfcheck::deliqueue_models

@@ -197,4 +197,127 @@ struct BarrierAsync : Common<Sync, F> {
   }
 };
 
+// ---- quit and the wake resource (RefcountedShutdown over the Looper's wake
+// resource, issue 5). Producers and a quitter race the Looper, which is parked
+// on the resource; the Looper's next() that finds the sentinel tears it down.
+// Relacy itself reports a wake that touches the resource after the Looper freed
+// it (ACCESS TO FREED MEMORY / DATA RACE with the scrub), a second destroy, a
+// leak, and a Looper left asleep (DEADLOCK). On top of that, after():
+//   * every post that returned true was delivered xor dropped (reported), by the
+//     quit rules: safe quit at time 0 delivers what is due at 0, drops the rest;
+//     unsafe quit drops all that was not delivered before it;
+//   * every refused post was left untouched, and a post after quit() returned
+//     is refused;
+//   * the resource was destroyed exactly once, and only after all its uses.
+template <class Sync, DeliFault F>
+struct QuitCommon : Common<Sync, F> {
+  using Msg = typename Common<Sync, F>::Msg;
+  int dropped[kMax + 1] = {};
+  bool quit_ok = false;
+
+  static void on_drop(Msg& m, void* self) { static_cast<QuitCommon*>(self)->drop(&m); }
+  void drop(Msg* m) {
+    const int w = m->what.load();
+    Sync::check(w >= 1 && w <= kMax && m == &this->m[w], "a message nobody posted was dropped");
+    Sync::check(!m->in_use(), "a dropped message is still marked in use");
+    ++dropped[w];
+  }
+  void take_discarded_all() {
+    for (Msg* d = this->q.take_discarded(); d;) {
+      Msg* const next = d->free_next.load(std::memory_order_relaxed);  // Looper-only link
+      drop(d);
+      d = next;
+    }
+  }
+  // Outcomes: due_at_quit[w] says whether message w must be delivered (else dropped).
+  void check_outcomes(int first, int last, const bool* must_deliver) {
+    for (int w = first; w <= last; ++w) {
+      if (!this->accepted[w]) {
+        Sync::check(this->delivered[w] == 0 && dropped[w] == 0, "a refused post was delivered or dropped");
+        Sync::check(!this->m[w].in_use(), "a refused message was not left untouched");
+        continue;
+      }
+      Sync::check(this->delivered[w] + dropped[w] == 1,
+                  "an accepted post was neither delivered nor dropped (silently lost), or both");
+      if (must_deliver) Sync::check((this->delivered[w] == 1) == must_deliver[w], "quit rules not followed");
+    }
+  }
+  void check_resource() {
+    Sync::check(this->q.wake_resource_destroyed(), "the wake resource was not destroyed at quit");
+    const auto& r = this->q.wake_resource_report();
+    Sync::check(r.closes == 1, "the wake resource was destroyed other than exactly once");
+    Sync::check(r.uses == this->q.wakeups() && r.os_total == r.uses && r.os_ok,
+                "wake-ups and uses of the wake resource disagree");
+    this->invariants();
+  }
+};
+
+// Safe quit races a producer that wakes the parked Looper twice (a post due now,
+// one due at 100); the quitter then posts again (refused). Dropped messages are
+// reported through the on_dropped callback. A waker that is told `dead` must
+// leave the resource alone; one that holds a reference delays the destroy.
+template <class Sync, DeliFault F>
+struct QuitVsWakers : QuitCommon<Sync, F> {
+  static constexpr const char* name = "quit_vs_wakers";
+  static constexpr const char* description =
+      "Looper parked on an empty queue; 1 producer posts due-now and due-at-100; 1 thread "
+      "quit(safe) then posts; drops reported via on_dropped";
+  static constexpr unsigned threads = 3;
+  QuitVsWakers() { this->q.set_on_dropped(&QuitCommon<Sync, F>::on_drop, this); }
+  void thread(unsigned i) {
+    if (i == 0) {
+      this->post(1, 0);
+      this->post(2, 100);
+    } else if (i == 1) {
+      this->quit_ok = this->q.quit(true);
+      Sync::check(!this->post(3, 0), "enqueue accepted after quit() returned");
+    } else {
+      while (this->take(this->q.next())) {
+      }
+      Sync::check(this->q.wake_resource_destroyed(), "next() returned nullptr before the teardown");
+    }
+  }
+  void after() {
+    Sync::check(this->quit_ok, "quit() refused on a live queue");
+    Sync::check(this->q.take_discarded() == nullptr, "on_dropped set, yet messages went to take_discarded");
+    const bool must_deliver[] = {false, true, false, false};  // due at 0: delivered; at 100: dropped
+    this->check_outcomes(1, 3, must_deliver);
+    this->check_resource();
+  }
+};
+
+// Unsafe quit races a producer while the Looper sleeps until 100 on a message
+// posted before (the virtual clock stays at 0). The producer's due-now post
+// wakes it; its at-front post may land before or after the sentinel. Dropped
+// messages come back through take_discarded(), which the Looper drains after
+// next() returned nullptr, as a user would.
+template <class Sync, DeliFault F>
+struct QuitUnsafeVsProducer : QuitCommon<Sync, F> {
+  static constexpr const char* name = "quit_unsafe_vs_producer";
+  static constexpr const char* description =
+      "Looper sleeping until 100; 1 producer posts due-now and at-front; 1 thread quit(unsafe); "
+      "drops via take_discarded";
+  static constexpr unsigned threads = 3;
+  void before() { this->post(1, 100); }
+  void thread(unsigned i) {
+    if (i == 0) {
+      this->post(2, 0);
+      this->m[3].what.store(3);
+      this->accepted[3] = this->q.enqueue_at_front(&this->m[3]);
+    } else if (i == 1) {
+      this->quit_ok = this->q.quit(false);
+    } else {
+      while (this->take(this->q.next())) {
+      }
+      this->take_discarded_all();
+    }
+  }
+  void after() {
+    Sync::check(this->quit_ok, "quit() refused on a live queue");
+    Sync::check(this->delivered[1] == 0, "a message not yet due was delivered");
+    this->check_outcomes(1, 3, nullptr);  // unsafe: delivered before quit, or dropped
+    this->check_resource();
+  }
+};
+
 }  // namespace lfcheck::deliqueue_models

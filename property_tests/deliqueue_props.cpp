@@ -416,5 +416,58 @@ TEST(deliqueue, wakes_only_for_messages_due_before_the_deadline) {
   EXPECT_EQ(q->check_invariants(), nullptr);
 }
 
+
+// Quit reporting with an on_dropped callback: posts (due now or later, on a
+// clock at 0), polls in between, quit(safe or unsafe) at a random point, then
+// next() until nullptr. Every post before quit is accepted and comes back exactly
+// once — by next()/poll() or through the callback (never take_discarded()) —
+// following the quit rules; every post after quit is refused and untouched; the
+// wake resource is destroyed exactly once.
+TEST(deliqueue, quit_reports_every_accepted_post) {
+  with_selected_fault<DeliFault>([](auto fault) {
+    constexpr DeliFault F = decltype(fault)::value;
+    EXPECT_TRUE(rc::check("every accepted post is delivered or reported dropped at quit", [] {
+      using Q = DeliQueue<StdSync, F, VirtualClock<>>;
+      const auto whens = *rc::gen::container<std::vector<std::int64_t>>(rc::gen::inRange<std::int64_t>(-3, 4));
+      const auto poll_after = *rc::gen::container<std::vector<bool>>(whens.size(), rc::gen::arbitrary<bool>());
+      const auto quit_at = *rc::gen::inRange<std::size_t>(0, whens.size() + 1);
+      const bool safe = *rc::gen::arbitrary<bool>();
+      std::vector<int> outcome(whens.size(), 0);  // +1 per delivery, +2 per drop
+      std::vector<std::unique_ptr<Message<>>> msgs;
+      Q q;
+      q.set_on_dropped([](Message<>& m, void* out) { (*static_cast<std::vector<int>*>(out))[m.what.load()] += 2; },
+                       &outcome);
+      auto took = [&](Message<>* m) {
+        if (m) outcome[m->what.load()] += 1;
+        return m != nullptr;
+      };
+      for (std::size_t i = 0; i < whens.size(); ++i) {
+        if (i == quit_at) RC_ASSERT(q.quit(safe));
+        msgs.push_back(std::make_unique<Message<>>());
+        msgs[i]->what.store(static_cast<std::int32_t>(i));
+        RC_ASSERT(q.enqueue(msgs[i].get(), whens[i]) == (i < quit_at));
+        if (poll_after[i]) took(q.poll());
+      }
+      if (quit_at == whens.size()) RC_ASSERT(q.quit(safe));
+      while (took(q.next())) {
+      }
+      RC_ASSERT(q.take_discarded() == nullptr);
+      RC_ASSERT(q.wake_resource_destroyed());
+      RC_ASSERT(q.wake_resource_report().closes == 1u);
+      RC_ASSERT(q.check_invariants() == nullptr);
+      for (std::size_t i = 0; i < whens.size(); ++i) {
+        if (i >= quit_at) {
+          RC_ASSERT(outcome[i] == 0);
+          RC_ASSERT(!msgs[i]->in_use() && msgs[i]->when.load() == 0);
+        } else if (whens[i] > 0) {
+          RC_ASSERT(outcome[i] == 2);  // never due: dropped by either quit
+        } else {
+          RC_ASSERT(outcome[i] == 1 || (!safe && outcome[i] == 2));  // due: a safe quit delivers it
+        }
+      }
+    }));
+  });
+}
+
 }  // namespace
 }  // namespace lfcheck

@@ -4,13 +4,30 @@
 //   Any thread: enqueue, enqueue_at_front, post_sync_barrier, quit, advance_clock.
 //   The Looper (one thread, the consumer): next, poll, next_until, peek, is_idle,
 //   remove_sync_barrier, take_discarded. check_invariants: quiescent only.
+//   Before the queue is shared: set_on_dropped.
 //
 // Guarantees
 //   enqueue is one Treiber push (O(1), no lock, lock-free: it retries only when
 //   another push or the Looper's unlink changed the top) plus one fetch_add on the
 //   wake-state word. It returns false, leaving the message untouched, once quit()
 //   has put its sentinel on the stack. Every message accepted is handed back
-//   exactly once: by next() (delivered) or, after quit, by take_discarded().
+//   exactly once: by next() (delivered) or, after quit, as dropped (below).
+//   No post that returned true is silently lost at quit. Every accepted message
+//   was pushed below the sentinel, so the sweep that finds the sentinel has put
+//   it in a heap (or it was delivered earlier); the quit rules then deliver it
+//   (safe quit, due by the time of quit) or drop it. A dropped message goes to
+//   the on_dropped callback if one was set (set_on_dropped: called on the Looper
+//   thread, once per dropped message, with the message and the callback's
+//   context; m.target still says whose it is), otherwise it is chained for
+//   take_discarded(). Either way this happens inside the next()/poll() calls
+//   that process quit, before the first of them returns nullptr: from then on
+//   delivered + dropped == accepted, final, for every post. (Android's quit
+//   recycles the pending messages it removes without telling whoever posted
+//   them, and its code leaves that case as a TODO; here the poster is always
+//   told: false from enqueue, or the message back through next(), on_dropped or
+//   take_discarded(). A message due by the time of a safe quit but held behind
+//   a sync barrier is dropped too, and reported.) Barriers are the queue's:
+//   dropped ones are freed, not reported.
 //   Delivery order: the earliest (when, insertSeq) among the messages that are
 //   due, where insertSeq follows push order (FIFO among equal when) for ordinary
 //   posts and counts down for post-at-front (LIFO among them, before everything).
@@ -36,8 +53,9 @@
 //   Before sweeping the Looper reads the word (w0). Its last step before parking
 //   is CAS(w0 -> w0|sleeping): it fails if any enqueue happened since w0, and the
 //   Looper sweeps again. An enqueuer's fetch_add returns the old word: if the
-//   sleeping bit was set and its message is due before deadline_, it takes the
-//   park mutex, clears the bit and notifies. The Looper re-checks the bit under
+//   sleeping bit was set and its message is due before deadline_, it takes a
+//   reference on the wake resource (below), takes the park mutex, clears the bit
+//   and notifies. The Looper re-checks the bit under
 //   the mutex, so the wake is never lost; an enqueue due at/after the deadline
 //   does not wake it (the Looper wakes at its deadline anyway).
 //
@@ -45,12 +63,45 @@
 //   fails. The sentinel is never unlinked, so everything below it was pushed
 //   before it and is seen by the sweep that sees the sentinel.
 //
+//   The wake resource and its shutdown. The Looper's native resource (Android's
+//   mPtr: the eventfd it waits on) is a heap object owned through a
+//   RefcountedShutdown (structures/shutdown): the park mutex and condition
+//   variable the Looper sleeps on, and a NativeResource (heap words, and in
+//   StdSync builds a real eventfd that every wake writes, as nativeWake does).
+//   The Looper is the owner: it parks on the resource without a reference, which
+//   is safe because it alone destroys it. Every other use — wake() by an
+//   enqueuer, advance_clock or quit that found the sleeping bit — runs under a
+//   Guard. The first next()/poll() whose sweep finds the sentinel processes
+//   quit: request_teardown() (from then on every Guard is refused: `dead`),
+//   the quit rules (safe: drop what is due after the quit time; unsafe: drop
+//   all), then finish_shutdown(), which waits for the wakers still holding a
+//   reference (each holds it for one lock/notify/unlock and one eventfd write)
+//   and destroys the resource exactly once. The Looper never parks after that
+//   (next() after quit never sleeps).
+//   A waker told `dead` does nothing and its post still returns true: teardown
+//   is requested only after the Looper's sweep found the sentinel, and its
+//   message was pushed below the sentinel (its push CAS succeeded, so the top
+//   was not the sentinel then, and the sentinel is never unlinked), so that very
+//   sweep saw the message and the quit rules account for it; and a Looper that
+//   is processing quit needs no wake-up, it never sleeps again.
+//
 // Memory
 //   Messages belong to the caller (the queue stores no copy); a message still
 //   queued when the queue is destroyed must outlive it (the destructor walks the
 //   stack to free the queue's own barriers). Barriers and the sentinel belong to
 //   the queue. Heaps are arrays of (when, seq, message)
 //   entries (comparisons do not chase pointers), doubled when full (Looper only).
+//   The wake resource: the RefcountedShutdown (its word alone on a cache line;
+//   192 bytes with StdSync) inside the queue, and one heap object (mutex,
+//   condition variable, two words, one eventfd in StdSync builds) freed when the
+//   Looper processes quit, or by the destructor if it never did.
+//
+// Cost
+//   enqueue that needs no wake-up: one CAS + one fetch_add. One that wakes the
+//   Looper adds one CAS + one RMW on the refcount word, the park mutex, a notify
+//   and an eventfd write (StdSync). Quit processing: one CAS, the quit rules
+//   (O(n log n) over what is queued), at most one park (only if a waker holds a
+//   reference at that instant), one destroy.
 #pragma once
 
 #include <cstdint>
@@ -58,19 +109,34 @@
 
 #include "structures/deliqueue/deliqueue_faults.hpp"
 #include "structures/deliqueue/message.hpp"
+#include "structures/shutdown/native_resource.hpp"
+#include "structures/shutdown/refcounted_shutdown.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
 
 enum class BarrierRemoval { removed, unknown_token };
 
+// The Looper's native wake resource (header: "The wake resource and its
+// shutdown"): what the Looper parks on, and the OS handle a wake writes.
+template <class Sync>
+struct LooperWakeResource {
+  typename Sync::mutex park_mutex;
+  typename Sync::condvar park_cv;
+  NativeResource<Sync, 2> native;  // heap words + (StdSync) an eventfd
+};
+
 template <class Sync = StdSync, DeliFault Fault = DeliFault::none, class Clock = SteadyClock>
 class DeliQueue {
  public:
   using Msg = Message<Sync>;
+  using WakeResource = LooperWakeResource<Sync>;
+  using WakeShutdown = RefcountedShutdown<WakeResource, Sync>;
+  using WakeReport = typename NativeResource<Sync, 2>::CloseReport;
+  using DroppedFn = void (*)(Msg& m, void* ctx);
   static constexpr std::uint64_t kSleeping = 1ull << 63;
 
-  DeliQueue() {
+  DeliQueue() : wake_shut_(make_wake_resource(wake_report_), WakeShutdown::kMaxCount) {
     sentinel_.flags.store(msg_flags::quit, std::memory_order_relaxed);  // not shared yet
   }
   ~DeliQueue() {
@@ -152,17 +218,16 @@ class DeliQueue {
       // Acquire: pairs with the enqueuers' acq_rel fetch_add; read before the
       // sweep so that any enqueue after this point makes the pre-sleep CAS fail.
       std::uint64_t w0 = wake_.v.load(std::memory_order_acquire);
+      if constexpr (Fault == DeliFault::quit_skips_sweep) quit_without_sweep();  // FAULT
       sweep();
       const std::int64_t now = clock_.now();
-      if (quitting_) {
-        if (!quit_processed_) {
-          discard_where([&](Msg* m) { return !quit_safe_ || m->when.load() > quit_when_; });
-          quit_processed_ = true;
-        }
+      if (quitting_) {  // never parks from here on: the wake resource is gone
+        if (!quit_processed_) process_quit();
         std::int64_t deadline;
         Msg* m = candidate(deadline);
         if (m && m->when.load() <= now) return deliver(m);
         discard_where([](Msg*) { return true; });
+        report_dropped();
         return nullptr;
       }
       std::int64_t deadline;
@@ -222,7 +287,16 @@ class DeliQueue {
     return BarrierRemoval::unknown_token;
   }
 
+  // Where quit's dropped messages go: fn(m, ctx) on the Looper thread, once per
+  // dropped message, inside the next()/poll() that drops it (m belongs to the
+  // callee from then on). Without it they are chained for take_discarded().
+  // Set before the queue is shared.
+  void set_on_dropped(DroppedFn fn, void* ctx = nullptr) {
+    on_dropped_ = fn;
+    on_dropped_ctx_ = ctx;
+  }
   // Messages discarded by quit, chained through free_next; the caller owns them.
+  // Always empty when an on_dropped callback is set.
   Msg* take_discarded() {
     Msg* d = discarded_;
     discarded_ = nullptr;
@@ -231,6 +305,10 @@ class DeliQueue {
   // How many times an enqueuer (or clock advance, or quit) woke the Looper.
   std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }  // a statistic
   bool has_quit() const { return quitting_; }  // Looper only: quit seen by a sweep
+  // The wake resource: destroyed yet, and what its destructor found (closes,
+  // uses, the eventfd's total). Looper, or quiescent.
+  bool wake_resource_destroyed() const { return wake_shut_.resource_destroyed(); }
+  const WakeReport& wake_resource_report() const { return wake_report_; }
   std::int32_t size_looper() const { return heap_[0].size + heap_[1].size; }
 
   // O(1) check for the Looper: nullptr, or what the Looper found corrupt.
@@ -251,6 +329,8 @@ class DeliQueue {
   // unswept part of the stack only through acquired links).
   const char* check_invariants() const {
     if (broken_) return broken_;
+    if (quit_processed_ != wake_shut_.resource_destroyed())
+      return "wake resource destroyed before quit was processed, or not after";
     for (int k = 0; k < 2; ++k) {
       const Heap& h = heap_[k];
       for (std::int32_t i = 0; i < h.size; ++i) {
@@ -377,29 +457,52 @@ class DeliQueue {
     if (need) wake();
   }
 
+  // Wakes the Looper through its wake resource, under a reference (header).
   void wake() {
-    // Relaxed: a statistic (tests check that late posts do not wake the Looper).
-    wakeups_.fetch_add(1, std::memory_order_relaxed);
-    park_mutex_.lock();
-    // Release (under the mutex): the Looper re-reads the bit under the same mutex.
-    wake_.v.fetch_and(~kSleeping, std::memory_order_release);
-    park_cv_.notify_one();
-    park_mutex_.unlock();
+    shutdown_detail::noise<Sync>();  // marked race window: since the fetch_add saw sleeping
+    if constexpr (Fault == DeliFault::wake_without_guard) {
+      wake_through(wake_shut_.resource());  // FAULT: no reference; the Looper may have freed it
+    } else {
+      for (;;) {
+        typename WakeShutdown::Guard ref(wake_shut_);  // released at the end of this scope
+        if (ref) return wake_through(*ref);
+        // Dead: the Looper has swept the sentinel, hence our message (pushed below
+        // it), and never sleeps again: nothing to wake, the post stays accepted.
+        if (ref.status() == Acquire::dead) return;
+        Sync::spin_hint();  // overflow: 2^63-1 wakers hold references; one will leave
+      }
+    }
   }
 
+  void wake_through(WakeResource& r) {
+    // Relaxed: a statistic (tests check that late posts do not wake the Looper).
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
+    // The native wake (nativeWake's eventfd write); fails only on a resource that
+    // is not intact, which a held reference rules out.
+    Sync::check(r.native.use(), "wake resource not intact while a reference is held");
+    r.park_mutex.lock();
+    // Release (under the mutex): the Looper re-reads the bit under the same mutex.
+    wake_.v.fetch_and(~kSleeping, std::memory_order_release);
+    r.park_cv.notify_one();
+    r.park_mutex.unlock();
+  }
+
+  // Looper only, before quit is processed: the owner uses its resource without a
+  // reference (it alone destroys it, and never parks after that).
   void park(std::int64_t until) {
-    park_mutex_.lock();
+    WakeResource& r = wake_shut_.resource();
+    r.park_mutex.lock();
     // Acquire: pairs with wake()'s release clear of the sleeping bit.
     while (wake_.v.load(std::memory_order_acquire) & kSleeping) {
       if (until == kNever || Clock::is_virtual) {
-        park_cv_.wait(park_mutex_);
+        r.park_cv.wait(r.park_mutex);
         continue;
       }
       const std::int64_t now = clock_.now();
       if (now >= until) break;
-      park_cv_.wait_for_ns(park_mutex_, until - now);
+      r.park_cv.wait_for_ns(r.park_mutex, until - now);
     }
-    park_mutex_.unlock();
+    r.park_mutex.unlock();
     // Relaxed: our own bit; the next w0 load (acquire) starts the next round.
     wake_.v.fetch_and(~kSleeping, std::memory_order_relaxed);
   }
@@ -520,6 +623,47 @@ class DeliQueue {
     }
   }
 
+  // The first next()/poll() after the sweep found the sentinel: teardown of the
+  // wake resource around the quit rules (header: "The wake resource").
+  void process_quit() {
+    typename Sync::operation op("process_quit");
+    wake_shut_.request_teardown();  // from now on every waker is told `dead`
+    discard_where([&](Msg* m) { return !quit_safe_ || m->when.load() > quit_when_; });
+    report_dropped();
+    quit_processed_ = true;
+    wake_shut_.finish_shutdown();  // waits for wakers still inside wake(); destroys once
+  }
+
+  // FAULT quit_skips_sweep: the Looper looks for the sentinel on the top and, if
+  // it is there, takes quit from it without sweeping what lies below it — the
+  // messages pushed just before quit are never swept, so the quit rules neither
+  // deliver nor drop them.
+  void quit_without_sweep() {
+    // Acquire: pairs with quit()'s release push of the sentinel (its fields).
+    if (quitting_ || top_.v.load(std::memory_order_acquire) != &sentinel_) return;
+    quitting_ = true;
+    // Relaxed: ordered after quit()'s writes by the acquire load of top_ above.
+    quit_safe_ = sentinel_.flags.load(std::memory_order_relaxed) & msg_flags::safe;
+    quit_when_ = sentinel_.when.load();
+    swept_top_ = &sentinel_;
+  }
+
+  // Hands what quit discarded to the on_dropped callback, if there is one.
+  void report_dropped() {
+    if (!on_dropped_) return;
+    for (Msg* d = take_discarded(); d;) {
+      Msg* const after = d->free_next.load(std::memory_order_relaxed);  // Looper-only link
+      on_dropped_(*d, on_dropped_ctx_);  // d belongs to the callee now
+      d = after;
+    }
+  }
+
+  static WakeResource* make_wake_resource(WakeReport& report) {
+    WakeResource* r = Sync::template create<WakeResource>();
+    r->native.set_close_report(&report);
+    return r;
+  }
+
   // Takes m (a swept node) off the stack.
   void unlink(Msg* m) {
     if (m == swept_top_) {
@@ -608,8 +752,8 @@ class DeliQueue {
   Line<std::uint64_t> next_token_;  // barrier tokens
   typename Sync::template atomic<std::int64_t> deadline_{kNever};  // Looper writes, enqueuers read
   typename Sync::template atomic<std::uint64_t> wakeups_{0};       // wake() calls (statistic)
-  typename Sync::mutex park_mutex_;
-  typename Sync::condvar park_cv_;
+  WakeReport wake_report_;   // written once by the resource's destructor; outlives it
+  WakeShutdown wake_shut_;   // the Looper's wake resource, owned through the refcount
   Clock clock_;
   Msg sentinel_;
 
@@ -621,6 +765,8 @@ class DeliQueue {
   bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;
   std::int64_t quit_when_ = 0;
   Msg* discarded_ = nullptr;
+  DroppedFn on_dropped_ = nullptr;  // set before sharing; called by the Looper
+  void* on_dropped_ctx_ = nullptr;
   const char* broken_ = nullptr;  // set if the Looper found the structure corrupt
 };
 

@@ -18,6 +18,8 @@ enum class DeliFault {
   wake_only_later,        // an enqueuer wakes the Looper only if its message is due AFTER the deadline
   barrier_ignored,        // a barrier at the head does not hold back synchronous messages
   stale_backlink,         // after a failed top CAS the Looper unlinks without sweeping again
+  wake_without_guard,     // an enqueuer wakes the Looper without a reference on the wake resource
+  quit_skips_sweep,       // on the sentinel at the top the Looper quits without sweeping below it
 };
 
 template <>
@@ -58,6 +60,18 @@ struct FaultTraits<DeliFault> {
        "back-link it had, without sweeping again: that link is stale (the new node above is "
        "unknown), the message stays on the stack after delivery",
        "back-links not rebuilt after a failed top CAS", "model"},
+      {DeliFault::wake_without_guard, "deliqueue.wake_without_guard",
+       "an enqueuer (or quit, or a clock advance) that saw the Looper sleeping wakes it through "
+       "the wake resource without taking a reference on the refcounted shutdown: if another "
+       "wake-up let the Looper process quit and destroy the resource meanwhile, the late waker "
+       "reads the freed resource, writes its closed eventfd and locks its freed mutex (use after "
+       "free; TSan sees it race with the destroy's scrub)",
+       "", "model,stress"},
+      {DeliFault::quit_skips_sweep, "deliqueue.quit_skips_sweep",
+       "the Looper checks the top for the quit sentinel before sweeping and, finding it, "
+       "processes quit without sweeping the messages pushed just before it: posts that "
+       "returned true are neither delivered nor reported as dropped (silently lost)",
+       "a post accepted but never run nor removed at quit", "model,stress"},
   };
 };
 
