@@ -27,7 +27,7 @@
 //   bit   63     the current epoch
 //   enter(): CAS +1 on the current epoch's count (the epoch read and the count
 //   raised in one step, so a traversal is always counted in the epoch it saw).
-//   exit(e): fetch_sub 1 on epoch e's count. Flip: fetch_xor bit 63.
+//   exit(e): fetch_sub 1 on epoch e's count. Flip: fetch_add of bit 63 (toggles it).
 //   At most 2^31 - 1 traversals may be inside at once.
 //
 // Reclaimer state (plain fields, reclaimer only)
@@ -145,7 +145,8 @@ class TraversalEpochs {
       // Acq_rel: the release half pairs with enter()'s acquire CAS (traversals
       // of the new epoch see every unlink retired before this); the acquire half
       // pairs with exit()'s release when the old count read is already 0.
-      const std::uint64_t w = word_.v.fetch_xor(kEpochBit, std::memory_order_acq_rel);
+      // Adding bit 63 toggles it (the carry leaves the word): the policy's fetch_xor.
+      const std::uint64_t w = word_.v.fetch_add(kEpochBit, std::memory_order_acq_rel);
       old_epoch_ = static_cast<unsigned>(w >> 63);
       waiting_ = pending_;
       pending_ = nullptr;
