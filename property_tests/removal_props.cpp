@@ -197,7 +197,7 @@ bool state_machine(const char* what) {
                                                        HasWhat<Queue>, RemoveOne<Queue>, Advance<Queue>,
                                                        PollAndReclaim<Queue>, PollAndReclaim<Queue>>());
     // Take back what is still queued, so the pool outlives nothing queued.
-    for (int id = 1; id < model.next_id; ++id) sut->q.remove(&sut->msgs[id]);
+    for (int id = 1; id < kPool; ++id) sut->q.remove(&sut->msgs[id]);  // unposted: refused
     sut->q.take_reclaimed();
     RC_ASSERT(sut->q.size_quiescent() == 0u);
   });
