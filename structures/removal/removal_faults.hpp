@@ -38,7 +38,7 @@ struct FaultTraits<RemovalFault> {
        "when the drain unlinks a removed message at the top and its CAS on the top fails (a "
        "push came in), it unlinks through the back-link it had without sweeping again: the "
        "link is stale and the removed message stays on the stack",
-       "back-links not rebuilt after a failed top CAS", "model"},
+       "back-links not rebuilt after a failed top CAS", "model,props"},
       {RemovalFault::next_cleared, "removal.next_cleared",
        "unlinking a message clears its next: a traverser standing on it ends its walk early "
        "and misses messages it had to visit (removeMessages returns while a matching message "
