@@ -40,9 +40,19 @@ namespace {
 constexpr int kClasses = 4;
 
 struct Rec {
-  Message<> m;                                  // m.target points back to the Rec
-  std::atomic<std::uint64_t> stamp{UINT64_MAX}; // post ticket, written after enqueue returned
-  int delivered = 0, removed = 0;               // Looper only
+  Message<> m;  // m.target points back to the Rec
+  unsigned producer = 0;
+  std::uint64_t seq = 0;           // per producer, from 1; written before enqueue
+  int delivered = 0, removed = 0;  // Looper only
+};
+
+// Post tickets of one producer, by seq modulo kStamps. The ticket is taken after
+// enqueue returned, when the Looper may already have freed the record, so it is
+// kept here, not in the record. The Looper checks `seq` to know the slot is
+// still this record's (a slot reused by a later post is simply not checked).
+constexpr std::uint64_t kStamps = 1u << 14;
+struct Stamp {
+  std::atomic<std::uint64_t> seq{0}, ticket{0};
 };
 
 template <RemovalFault F>
@@ -58,10 +68,12 @@ struct RemovalStorm {
     auto q = std::make_unique<Queue>();
 
     struct alignas(64) Worker {
-      std::uint64_t accepted = 0, claims = 0, found = 0;
+      std::uint64_t posted = 0, accepted = 0, claims = 0, found = 0;
       bool refused = false;
     };
     std::vector<Worker> workers(n);
+    std::vector<std::unique_ptr<Stamp[]>> stamps(n);
+    for (auto& s : stamps) s.reset(new Stamp[kStamps]);
     // Post tickets (from 1) and, per class, the highest ticket counter value
     // read at the start of a remove_messages(class) that has returned.
     std::atomic<std::uint64_t> tickets{1};
@@ -91,6 +103,7 @@ struct RemovalStorm {
 
     auto worker = [&](unsigned t, std::mt19937_64& rng) {
       Worker& me = workers[t];
+      Stamp* my_stamps = stamps[t].get();
       const unsigned dice = static_cast<unsigned>(rng() % 100);
       const auto cls = static_cast<std::int32_t>(rng() % kClasses);
       if (dice < 15) {
@@ -110,16 +123,23 @@ struct RemovalStorm {
         run.describe(t, "has_messages", static_cast<std::uint64_t>(cls));
       } else {
         auto* r = new Rec;
+        const std::uint64_t seq = ++me.posted;
+        r->producer = t;
+        r->seq = seq;
         r->m.what.store(cls);
         r->m.target.store(r);
         const std::int64_t now = q->now();
         const std::int64_t when = rng() % 4 ? now - static_cast<std::int64_t>(rng() % 1000)
                                             : now + static_cast<std::int64_t>(rng() % 200000);
-        if (q->enqueue(&r->m, when)) {
+        if (q->enqueue(&r->m, when)) {  // r may be delivered and freed from here on
           ++me.accepted;
           // Release: pairs with a remover's acquire load of the counter.
-          // Relaxed stamp store: the Looper only compares the number.
-          r->stamp.store(tickets.fetch_add(1, std::memory_order_release), std::memory_order_relaxed);
+          const std::uint64_t ticket = tickets.fetch_add(1, std::memory_order_release);
+          Stamp& st = my_stamps[seq % kStamps];
+          // Relaxed ticket, release seq: pairs with the Looper's acquire load of
+          // seq, which then reads this ticket.
+          st.ticket.store(ticket, std::memory_order_relaxed);
+          st.seq.store(seq, std::memory_order_release);
         } else {
           me.refused = true;
           delete r;
@@ -143,9 +163,14 @@ struct RemovalStorm {
         auto* rec = static_cast<Rec*>(m->target.load());
         if (++rec->delivered != 1) error = "a message was delivered twice";
         const std::int32_t cls = m->what.load();
-        // Relaxed: only the number matters (UINT64_MAX if not written yet: the
-        // post then returned after every remover we know of started).
-        const std::uint64_t stamp = rec->stamp.load(std::memory_order_relaxed);
+        // No ticket yet (or the slot was reused): the post returned after every
+        // remover we know of started, or we cannot tell — not checked.
+        std::uint64_t stamp = UINT64_MAX;
+        if (rec->producer < n) {
+          Stamp& st = stamps[rec->producer][rec->seq % kStamps];
+          // Acquire: pairs with the producer's release store of seq.
+          if (st.seq.load(std::memory_order_acquire) == rec->seq) stamp = st.ticket.load(std::memory_order_relaxed);
+        }
         if (cls >= 0 && cls < kClasses && stamp < d[cls])
           error = "a message matching a returned remove_messages, posted before it began, was delivered";
         ++delivered;
