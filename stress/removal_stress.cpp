@@ -3,8 +3,8 @@
 // threads, the production SteadyClock.
 //
 // Workers post heap-allocated records of one of 4 classes (`what`), due now or
-// up to 200 µs ahead, and call remove_messages(class) (15%) and
-// has_messages(class) (10%) — so several threads traverse and claim while
+// up to 200 µs ahead, and call remove_messages(class) (6%) and
+// has_messages(class) (6%) — so several threads traverse and claim while
 // others push and the Looper sweeps, delivers, drains the free-list and
 // unlinks. The Looper polls, recycles every delivered message (the contract
 // when traversals run) and deletes each record only when take_reclaimed() hands
@@ -106,7 +106,7 @@ struct RemovalStorm {
       Stamp* my_stamps = stamps[t].get();
       const unsigned dice = static_cast<unsigned>(rng() % 100);
       const auto cls = static_cast<std::int32_t>(rng() % kClasses);
-      if (dice < 15) {
+      if (dice < 6) {
         // Acquire: pairs with the posts' release fetch_add: every post with a
         // smaller ticket returned from enqueue before this call began.
         const std::uint64_t start = tickets.load(std::memory_order_acquire);
@@ -118,7 +118,7 @@ struct RemovalStorm {
                                                              std::memory_order_relaxed)) {
         }
         run.describe(t, "remove_messages", static_cast<std::uint64_t>(cls));
-      } else if (dice < 25) {
+      } else if (dice < 12) {
         me.found += q->has_messages(cls);
         run.describe(t, "has_messages", static_cast<std::uint64_t>(cls));
       } else {

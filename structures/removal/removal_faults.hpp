@@ -33,7 +33,7 @@ struct FaultTraits<RemovalFault> {
        "the sweep inserts a message a remover already claimed into the heap; the drain, which "
        "relies on the sweep never doing so, unlinks and hands it back while the heap still "
        "holds it (heap entry of a message that is no longer queued)",
-       "a removed message inserted into the heap twice", "model,props"},
+       "a removed message inserted into the heap twice", "model,props,stress"},
       {RemovalFault::backlink_not_rebuilt, "removal.backlink_not_rebuilt",
        "when the drain unlinks a removed message at the top and its CAS on the top fails (a "
        "push came in), it unlinks through the back-link it had without sweeping again: the "
