@@ -13,6 +13,9 @@
 #include <rapidcheck/state.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -236,6 +239,55 @@ TEST(removal, claimed_message_is_never_delivered) {
       RC_ASSERT(q->check_invariants() == nullptr);
     }));
   });
+}
+
+// A stalled traversal: has_messages() whose predicate blocks. While it stands
+// in the stack, nothing retired after it entered comes back (its memory must
+// stay valid), the backlog grows and is reported, and once it leaves, one
+// take_reclaimed() hands everything back. Real threads, correct queue only.
+TEST(removal, stalled_traversal_holds_reclamation_and_is_reported) {
+  using Q = DeliQueue<StdSync, DeliFault::none, VirtualClock<>>;
+  auto q = std::make_unique<Q>();
+  constexpr int kN = 64;
+  std::vector<Message<>> msgs(kN + 1);
+  msgs[0].what.store(1);  // the message the traverser stops on
+  ASSERT_TRUE(q->enqueue(&msgs[0], 100));
+  std::atomic<int> state{0};  // 1: the traverser is inside; 2: let it go
+  std::thread traverser([&] {
+    q->has_messages([&](const Message<>&) {
+      // Release/acquire: pairs with the test thread's loads and store of state.
+      state.store(1, std::memory_order_release);
+      while (state.load(std::memory_order_acquire) != 2) std::this_thread::yield();
+      return true;
+    });
+  });
+  while (state.load(std::memory_order_acquire) != 1) std::this_thread::yield();
+  for (int i = 1; i <= kN; ++i) {
+    msgs[i].what.store(2);
+    ASSERT_TRUE(q->enqueue(&msgs[i], 0));
+  }
+  int delivered = 0;
+  while (Message<>* m = q->poll()) {
+    ++delivered;
+    q->recycle(m);
+  }
+  EXPECT_EQ(delivered, kN);
+  EXPECT_EQ(q->remove_messages(std::int32_t{1}), 1u);
+  std::uint64_t polls = 0;
+  while (!q->reclaim_stalled() && polls < (1u << 22)) {
+    EXPECT_EQ(q->take_reclaimed(), nullptr) << "a message came back while a traversal could reach it";
+    ++polls;
+  }
+  EXPECT_TRUE(q->reclaim_stalled()) << "a stalled traversal was not reported";
+  EXPECT_EQ(q->reclaim_backlog(), static_cast<std::uint64_t>(kN + 1));
+  state.store(2, std::memory_order_release);
+  traverser.join();
+  int back = 0;
+  for (Message<>* r = q->take_reclaimed(); r; r = r->free_next.load(std::memory_order_relaxed)) ++back;
+  EXPECT_EQ(back, kN + 1);
+  EXPECT_EQ(q->reclaim_backlog(), 0u);
+  EXPECT_FALSE(q->reclaim_stalled());
+  EXPECT_EQ(q->check_invariants(), nullptr);
 }
 
 }  // namespace
