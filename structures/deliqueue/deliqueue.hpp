@@ -261,9 +261,10 @@ class DeliQueue {
     return !m || deadline > clock_.now();
   }
 
-  // Removes the barrier with this token. Looper only (issue 4's tombstone claim
-  // makes removal from any thread possible). unknown_token if no such barrier
-  // is queued (never posted, already removed, or discarded by quit).
+  // Removes the barrier with this token. Looper only (removers never claim
+  // barriers). The barrier is freed through reclamation, once no traversal can
+  // stand on it. unknown_token if no such barrier is queued (never posted,
+  // already removed, or discarded by quit).
   [[nodiscard]] BarrierRemoval remove_sync_barrier(std::uint64_t token) {
     sweep();
     Heap& h = heap_[0];
