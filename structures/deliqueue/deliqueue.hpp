@@ -5,6 +5,8 @@
 //   The Looper (one thread, the consumer): next, poll, next_until, peek, is_idle,
 //   remove_sync_barrier, take_discarded. check_invariants: quiescent only.
 //   Before the queue is shared: set_on_dropped.
+//   Removal (issue 4): remove_messages, has_messages, remove from any thread;
+//   recycle, take_reclaimed on the Looper. See "Removal" below.
 //
 // Guarantees
 //   enqueue is one Treiber push (O(1), no lock, lock-free: it retries only when
@@ -85,6 +87,46 @@
 //   sweep saw the message and the quit rules account for it; and a Looper that
 //   is processing quit needs no wake-up, it never sleeps again.
 //
+// Removal (issue 4; structures/removal/)
+//   Claim: every message leaves the queue through one CAS on its flags that sets
+//   the `removed` bit while in_use is set and removed is clear. Removers claim
+//   with it, and so do the Looper before it delivers and quit's discard before it
+//   hands a message back; exactly one claimant succeeds and learns it (remove /
+//   remove_messages report the messages they claimed; a Looper whose claim fails
+//   takes the message out of its heap and delivers something else).
+//   Free-list: a remover chains the messages it claimed (free_next) and pushes
+//   the chain onto free_top_ with one release CAS. Only the Looper drains it, with
+//   one acquire exchange, at the start of every sweep: each message leaves its
+//   heap by index (if the sweep had put it there) and the stack through its
+//   back-link; a message the sweep had not reached yet gets its back-link from a
+//   sweep, which never inserts a claimed message into a heap.
+//   Traversal (remove_messages, has_messages): one acquire load of top_, then
+//   relaxed loads of `next`. Unlinking never changes the unlinked node's `next`,
+//   so a traverser standing on it walks on into the live list. Guarantee: the
+//   walk ends (each step goes to an older push); it visits every message that was
+//   on the stack when it read the top and was not claimed by someone else before
+//   the walk reached it; it reads no freed memory (TraversalEpochs). Hence once
+//   remove_messages(p) returns, every message matching p whose enqueue returned
+//   before the call began has been claimed — by this call, another remover, or
+//   the Looper for delivery — and is never delivered afterwards unless the
+//   Looper had claimed it. has_messages(p) is true if a matching message was
+//   queued and unclaimed for the whole call, false if none was at any point.
+//   Relaxed `next` loads suffice: every node a walk reaches was pushed before the
+//   top it read (pushes and unlinks of top_ are all RMWs, one release sequence),
+//   so the payload it reads is ordered by the acquire load of top_.
+//   Reclamation: unlinked messages are retired into TraversalEpochs and come
+//   back from take_reclaimed() (removed ones with the removed bit still set)
+//   only once no traversal can reach them; queue-owned barriers are freed then.
+//   Delivered and discarded messages are handed back at once, so a traversal may
+//   still be reading them: a program that uses traversals must not free, reuse
+//   or re-post them until they come back — it passes them to recycle() (like
+//   Android's Message.recycle) and takes them from take_reclaimed(). A program
+//   that never traverses may free them at once. reclaim_backlog() and
+//   reclaim_stalled() report a stalled traversal holding memory back.
+//   Before issue 4, peek/is_idle were Looper-only because nothing else touched
+//   the heaps; they still are, and now see a snapshot: a remover may claim the
+//   message peek returned right after (next() then delivers something else).
+//
 // Memory
 //   Messages belong to the caller (the queue stores no copy); a message still
 //   queued when the queue is destroyed must outlive it (the destructor walks the
@@ -106,11 +148,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "structures/deliqueue/deliqueue_faults.hpp"
 #include "structures/deliqueue/message.hpp"
 #include "structures/shutdown/native_resource.hpp"
 #include "structures/shutdown/refcounted_shutdown.hpp"
+#include "structures/removal/removal_faults.hpp"
+#include "structures/removal/traversal_epochs.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -126,7 +171,8 @@ struct LooperWakeResource {
   NativeResource<Sync, 2> native;  // heap words + (StdSync) an eventfd
 };
 
-template <class Sync = StdSync, DeliFault Fault = DeliFault::none, class Clock = SteadyClock>
+template <class Sync = StdSync, DeliFault Fault = DeliFault::none, class Clock = SteadyClock,
+          RemovalFault RFault = RemovalFault::none>
 class DeliQueue {
  public:
   using Msg = Message<Sync>;
@@ -145,6 +191,11 @@ class DeliQueue {
       Msg* below = m->next.load(std::memory_order_relaxed);
       if (m->is_barrier()) Sync::destroy(m);
       m = below;
+    }
+    for (Msg* m = epochs_.take_all_unsafe(); m;) {  // retired barriers are ours too
+      Msg* nx = m->free_next.load(std::memory_order_relaxed);
+      if (m->is_barrier()) Sync::destroy(m);
+      m = nx;
     }
     heap_[0].release();
     heap_[1].release();
@@ -225,14 +276,20 @@ class DeliQueue {
         if (!quit_processed_) process_quit();
         std::int64_t deadline;
         Msg* m = candidate(deadline);
-        if (m && m->when.load() <= now) return deliver(m);
+        if (m && m->when.load() <= now) {
+          if (Msg* d = deliver(m)) return d;
+          continue;  // a remover claimed it first
+        }
         discard_where([](Msg*) { return true; });
         report_dropped();
         return nullptr;
       }
       std::int64_t deadline;
       Msg* m = candidate(deadline);
-      if (m && deadline <= now) return deliver(m);
+      if (m && deadline <= now) {
+        if (Msg* d = deliver(m)) return d;
+        continue;  // a remover claimed it first
+      }
       if (now >= give_up_at) return nullptr;
       const std::int64_t until = deadline < give_up_at ? deadline : give_up_at;
       // Relaxed: published by the CAS below (release), read by enqueuers after
@@ -269,9 +326,10 @@ class DeliQueue {
     return !m || deadline > clock_.now();
   }
 
-  // Removes the barrier with this token. Looper only (issue 4's tombstone claim
-  // makes removal from any thread possible). unknown_token if no such barrier
-  // is queued (never posted, already removed, or discarded by quit).
+  // Removes the barrier with this token. Looper only (removers never claim
+  // barriers). The barrier is freed through reclamation, once no traversal can
+  // stand on it. unknown_token if no such barrier is queued (never posted,
+  // already removed, or discarded by quit).
   [[nodiscard]] BarrierRemoval remove_sync_barrier(std::uint64_t token) {
     sweep();
     Heap& h = heap_[0];
@@ -280,7 +338,7 @@ class DeliQueue {
       if (m->is_barrier() && static_cast<std::uint64_t>(m->arg.load()) == token) {
         heap_remove(h, i);
         unlink(m);
-        Sync::destroy(m);
+        epochs_.retire(m);  // freed once no traversal can stand on it
         return BarrierRemoval::removed;
       }
     }
@@ -302,6 +360,104 @@ class DeliQueue {
     discarded_ = nullptr;
     return d;
   }
+  // ---- removal (issue 4) ------------------------------------------------------------
+  // Predicates of the Android Handler's overloads (removeMessages(what),
+  // removeMessages(what, object), removeCallbacks(r), hasMessages...). They read
+  // only the payload, which is immutable while a message is queued.
+  struct ByWhat {
+    std::int32_t what;
+    bool operator()(const Msg& m) const { return m.what.load() == what; }
+  };
+  struct ByWhatAndTarget {
+    std::int32_t what;
+    void* target;
+    bool operator()(const Msg& m) const { return m.what.load() == what && m.target.load() == target; }
+  };
+  struct ByCallback {
+    typename Msg::Fn callback;
+    bool operator()(const Msg& m) const { return m.callback.load() == callback; }
+  };
+
+  // Any thread. Claims every queued message matching pred (barriers and the quit
+  // sentinel never match); returns how many it claimed. They come back from
+  // take_reclaimed() once drained and no traversal can reach them.
+  template <class Pred>
+  std::size_t remove_messages(Pred&& pred) {
+    typename Sync::operation op("remove_messages");
+    const unsigned e = epochs_.enter();
+    Msg* first = nullptr;
+    Msg* last = nullptr;
+    std::size_t n = 0;
+    // Acquire: pairs with every push's release CAS (one release sequence, see
+    // "Removal" above): the payload of every node reached is visible.
+    for (Msg* m = top_.v.load(std::memory_order_acquire); m; m = load_next(m)) {
+      // Relaxed: the claim CAS below decides; this only filters.
+      std::uint32_t f = m->flags.load(std::memory_order_relaxed);
+      if (!claimable(f) || !pred(static_cast<const Msg&>(*m))) continue;
+      if (!claim(m, f)) continue;  // claimed by someone else meanwhile
+      // Relaxed: the chain is published by the free-list CAS in push_removed.
+      m->free_next.store(first, std::memory_order_relaxed);
+      first = m;
+      if (!last) last = m;
+      ++n;
+    }
+    if (first) push_removed(first, last);
+    epochs_.exit(e);
+    return n;
+  }
+  template <class Pred>
+  bool has_messages(Pred&& pred) {
+    typename Sync::operation op("has_messages");
+    const unsigned e = epochs_.enter();
+    bool found = false;
+    // Acquire: as in remove_messages.
+    for (Msg* m = top_.v.load(std::memory_order_acquire); m && !found; m = load_next(m)) {
+      // Relaxed: a snapshot of whether m is still queued and unclaimed.
+      found = claimable(m->flags.load(std::memory_order_relaxed)) && pred(static_cast<const Msg&>(*m));
+    }
+    epochs_.exit(e);
+    return found;
+  }
+  std::size_t remove_messages(std::int32_t what) { return remove_messages(ByWhat{what}); }
+  std::size_t remove_messages(std::int32_t what, void* target) {
+    return remove_messages(ByWhatAndTarget{what, target});
+  }
+  std::size_t remove_callbacks(typename Msg::Fn callback) { return remove_messages(ByCallback{callback}); }
+  bool has_messages(std::int32_t what) { return has_messages(ByWhat{what}); }
+  bool has_messages(std::int32_t what, void* target) { return has_messages(ByWhatAndTarget{what, target}); }
+  bool has_callbacks(typename Msg::Fn callback) { return has_messages(ByCallback{callback}); }
+
+  // Any thread, by the message's owner (who keeps it alive): claims m if it is
+  // still queued and unclaimed. True: removed (it comes back from
+  // take_reclaimed); false: already delivered, being delivered or removed.
+  bool remove(Msg* m) {
+    typename Sync::operation op("remove");
+    // Relaxed: the claim CAS decides.
+    const std::uint32_t f = m->flags.load(std::memory_order_relaxed);
+    if (!claimable(f) || !claim(m, f)) return false;
+    push_removed(m, m);
+    return true;
+  }
+
+  // Looper. A delivered (or discarded) message the caller is done with; it comes
+  // back from take_reclaimed() once no traversal can reach it.
+  void recycle(Msg* m) { epochs_.retire(m); }
+  // Looper. Messages whose reclamation is complete, chained through free_next:
+  // removed ones (removed bit set) and recycled ones. The caller owns them.
+  Msg* take_reclaimed() {
+    typename Sync::operation op("take_reclaimed");
+    drain_removed();
+    reclaim();
+    Msg* r = reclaimed_;
+    reclaimed_ = nullptr;
+    return r;
+  }
+  // Looper (or quiescent). Messages retired and not yet reclaimed, and whether a
+  // traversal has held the current grace period back for kStallPolls polls.
+  std::uint64_t reclaim_backlog() const { return epochs_.backlog(); }
+  std::uint64_t reclaim_max_backlog() const { return epochs_.max_backlog(); }
+  bool reclaim_stalled() const { return epochs_.stalled(); }
+
   // How many times an enqueuer (or clock advance, or quit) woke the Looper.
   std::uint64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }  // a statistic
   bool has_quit() const { return quitting_; }  // Looper only: quit seen by a sweep
@@ -364,6 +520,9 @@ class DeliQueue {
       if (above && n->prev.load() != above) return "back-link does not match the stack";
       if (n->flags.load(std::memory_order_relaxed) & msg_flags::quit) {
         if (above) return "quit sentinel below the top";
+      } else if ((n->flags.load(std::memory_order_relaxed) & msg_flags::removed) && n->heap_index.load() < 0) {
+        // Claimed by a remover and not in a heap: on its way through the free-list.
+        if (!n->in_use()) return "claimed message on the stack not marked in use";
       } else {
         const std::int32_t i = n->heap_index.load();
         const Heap& h = heap_[n->is_async() ? 1 : 0];
@@ -408,7 +567,7 @@ class DeliQueue {
     Sync::check(!(f & msg_flags::in_use), "enqueue of a message that is already queued");
     const std::int64_t old_when = m->when.load();
     m->when.store(when);
-    m->flags.store(f | msg_flags::in_use | extra, std::memory_order_relaxed);
+    m->flags.store((f & ~msg_flags::removed) | msg_flags::in_use | extra, std::memory_order_relaxed);
     if (!link_top(m, when)) {
       m->when.store(old_when);  // hand the message back untouched
       m->flags.store(f, std::memory_order_relaxed);
@@ -508,8 +667,94 @@ class DeliQueue {
   }
 
   // ---- Looper-only state and helpers ---------------------------------------------
+  // The Looper's refresh: drains the free-list (removed messages leave the heaps
+  // and the stack), sweeps new pushes into the heaps, advances reclamation.
+  void sweep() {
+    drain_removed();
+    sweep_stack();
+    reclaim();
+  }
+
+  // ---- removal helpers (issue 4) ---------------------------------------------------
+  static bool claimable(std::uint32_t f) {
+    return (f & msg_flags::in_use) &&
+           !(f & (msg_flags::removed | msg_flags::barrier | msg_flags::quit));
+  }
+  // The claim: in_use set, removed clear -> removed set. Exactly one claimant of a
+  // queued message succeeds. Success acq_rel: the release half orders the
+  // claimant's earlier reads of the message before the winner's later hand-back
+  // (the loser's failed CAS reads our value); the acquire half pairs with
+  // a previous claimant's release (none in a correct run: a claim happens once).
+  // Failure relaxed: the caller only learns that it lost.
+  static bool claim(Msg* m, std::uint32_t f) {
+    return m->flags.compare_exchange_strong(f, f | msg_flags::removed, std::memory_order_acq_rel,
+                                            std::memory_order_relaxed);
+  }
+  // Pushes a chain first..last (linked by free_next) of claimed messages.
+  void push_removed(Msg* first, Msg* last) {
+    // Relaxed: only a guess for the CAS.
+    Msg* old = free_top_.v.load(std::memory_order_relaxed);
+    for (;;) {
+      // Relaxed: published by the CAS below.
+      last->free_next.store(old, std::memory_order_relaxed);
+      // Success release: pairs with the Looper's acquire exchange in
+      // drain_removed (the claims and free_next links are visible to it).
+      // Failure relaxed: retry with the new top.
+      if (free_top_.v.compare_exchange_strong(old, first, std::memory_order_release,
+                                              std::memory_order_relaxed))
+        return;
+      Sync::spin_hint();
+    }
+  }
+  // A traversal's step.
+  static Msg* load_next(Msg* m) {
+    if constexpr (RFault == RemovalFault::plain_next && std::is_same_v<Sync, StdSync>)
+      return *reinterpret_cast<Msg* const*>(&m->next);  // FAULT: a plain read of an atomic
+    // Relaxed: every node reached was pushed before the top this walk read
+    // (acquire); unlinks only store such nodes (see "Removal").
+    return m->next.load(std::memory_order_relaxed);
+  }
+  void drain_removed() {
+    // Acquire: pairs with the removers' release CAS in push_removed. Relaxed
+    // load first: the exchange (a write to a shared line) only when non-empty.
+    if (!free_top_.v.load(std::memory_order_relaxed)) return;
+    Msg* chain = free_top_.v.exchange(nullptr, std::memory_order_acquire);
+    while (chain) {
+      Msg* m = chain;
+      chain = m->free_next.load(std::memory_order_relaxed);  // our chain now
+      const std::int32_t i = m->heap_index.load();
+      if (i >= 0) {
+        heap_remove(heap_[m->is_async() ? 1 : 0], i);
+      } else {
+        // In no heap: the sweep had not reached it when it was claimed (or our
+        // failed delivery claim already took it out). Sweep, so it has its
+        // back-link; the sweep never inserts a claimed message.
+        sweep_stack();
+      }
+      unlink(m);
+      // Relaxed: the Looper's own bits of a claimed message (removers never
+      // write a claimed message's flags); it stays `removed` for its owner.
+      m->flags.store(m->flags.load(std::memory_order_relaxed) & ~(msg_flags::in_use | msg_flags::front),
+                     std::memory_order_relaxed);
+      epochs_.retire(m);
+    }
+  }
+  void reclaim() {
+    Msg* out = epochs_.poll();
+    while (out) {
+      Msg* m = out;
+      out = m->free_next.load(std::memory_order_relaxed);  // Looper-only chain
+      if (m->is_barrier()) {
+        Sync::destroy(m);
+        continue;
+      }
+      m->free_next.store(reclaimed_, std::memory_order_relaxed);
+      reclaimed_ = m;
+    }
+  }
+
   // Sweeps the pushes since the last sweep into the heaps. Returns true if any.
-  bool sweep() {
+  bool sweep_stack() {
     // Acquire: pairs with every push's release CAS (all writes of top_ are RMWs,
     // so this synchronizes with every push below the top it reads).
     Msg* const top = top_.v.load(std::memory_order_acquire);
@@ -537,6 +782,10 @@ class DeliQueue {
         quit_safe_ = f & msg_flags::safe;
         quit_when_ = m->when.load();
         m->heap_index.store(-1);
+        continue;
+      }
+      if ((f & msg_flags::removed) && RFault != RemovalFault::removed_into_heap) {  // FAULT when inserted
+        m->heap_index.store(-1);  // claimed by a remover: its drain unlinks it
         continue;
       }
       std::int64_t seq;
@@ -586,11 +835,21 @@ class DeliQueue {
     return head->m;
   }
 
+  // Claims m (a due candidate) and delivers it; nullptr if a remover claimed it
+  // first (it is then only taken out of its heap; its drain unlinks it).
   Msg* deliver(Msg* m) {
+    typename Sync::operation op("deliver");
     heap_remove(heap_[m->is_async() ? 1 : 0], m->heap_index.load());
+    if constexpr (RFault == RemovalFault::deliver_unclaimed) {
+      // FAULT: no claim; marks it claimed with a plain store over a remover's claim.
+      m->flags.store(m->flags.load(std::memory_order_relaxed) | msg_flags::removed, std::memory_order_relaxed);
+    } else if (!m->is_barrier() && !claim(m, m->flags.load(std::memory_order_relaxed) & ~msg_flags::removed)) {
+      return nullptr;
+    }
     unlink(m);
     // Relaxed: the message goes back to the caller on this thread.
-    m->flags.store(m->flags.load(std::memory_order_relaxed) & ~(msg_flags::in_use | msg_flags::front),
+    m->flags.store(m->flags.load(std::memory_order_relaxed) &
+                       ~(msg_flags::in_use | msg_flags::front | msg_flags::removed),
                    std::memory_order_relaxed);
     return m;
   }
@@ -603,6 +862,10 @@ class DeliQueue {
       for (std::int32_t i = 0; i < heap_[k].size; ++i) {
         Msg* m = heap_[k].a[i].m;
         if (!pred(m)) continue;
+        // Claim first, like delivery: a message a remover claimed is the remover's
+        // (its drain unlinks it and hands it back through take_reclaimed).
+        if (!m->is_barrier() && !claim(m, m->flags.load(std::memory_order_relaxed) & ~msg_flags::removed))
+          continue;
         m->free_next.store(chosen, std::memory_order_relaxed);
         chosen = m;
       }
@@ -612,11 +875,12 @@ class DeliQueue {
       heap_remove(heap_[m->is_async() ? 1 : 0], m->heap_index.load());
       unlink(m);
       if (m->is_barrier()) {
-        Sync::destroy(m);
+        epochs_.retire(m);  // freed once no traversal can stand on it
         continue;
       }
       // Relaxed: the message goes back to the caller on this thread.
-      m->flags.store(m->flags.load(std::memory_order_relaxed) & ~(msg_flags::in_use | msg_flags::front),
+      m->flags.store(m->flags.load(std::memory_order_relaxed) &
+                         ~(msg_flags::in_use | msg_flags::front | msg_flags::removed),
                      std::memory_order_relaxed);
       m->free_next.store(discarded_, std::memory_order_relaxed);
       discarded_ = m;
@@ -676,11 +940,12 @@ class DeliQueue {
                                          std::memory_order_acquire)) {
         swept_top_ = below;
         if (below) below->prev.store(nullptr);
-        m->next.store(nullptr, std::memory_order_relaxed);
-        return;
+        if constexpr (RFault == RemovalFault::next_cleared)
+          m->next.store(nullptr, std::memory_order_relaxed);  // FAULT: a traverser on m stops
+        return;  // m keeps its next: a traverser standing on m walks on
       }
-      if constexpr (Fault != DeliFault::stale_backlink)  // FAULT when skipped
-        sweep();  // rebuilds m's back-link (m is no longer the top)
+      if constexpr (Fault != DeliFault::stale_backlink && RFault != RemovalFault::backlink_not_rebuilt)
+        sweep_stack();  // rebuilds m's back-link (m is no longer the top); FAULT when skipped
     }
     Msg* const above = m->prev.load();
     if (!above) {
@@ -690,11 +955,16 @@ class DeliQueue {
       return;
     }
     Msg* const below = m->next.load(std::memory_order_relaxed);
-    // Relaxed: only the Looper reads `next` of swept nodes in the core (issue 4's
-    // traversals will need release here).
-    above->next.store(below, std::memory_order_relaxed);
+    // Relaxed: a traverser that reads `below` here reads only what below's push
+    // published, which its acquire load of top_ already ordered ("Removal").
+    if constexpr (RFault == RemovalFault::plain_next && std::is_same_v<Sync, StdSync>)
+      *reinterpret_cast<Msg**>(&above->next) = below;  // FAULT: a plain write of an atomic
+    else
+      above->next.store(below, std::memory_order_relaxed);
     if (below) below->prev.store(above);
-    m->next.store(nullptr, std::memory_order_relaxed);
+    if constexpr (RFault == RemovalFault::next_cleared)
+      m->next.store(nullptr, std::memory_order_relaxed);  // FAULT: a traverser on m stops
+    // Otherwise m keeps its next: a traverser standing on m walks on to below.
   }
 
   bool less(const Entry& a, const Entry& b) const { return compare(a.when, a.seq, b.when, b.seq) < 0; }
@@ -750,6 +1020,8 @@ class DeliQueue {
   Line<Msg*> top_;               // the stack top (pushes, quit, the Looper's unlink)
   Line<std::uint64_t> wake_;     // wake-state word (layout in the header comment)
   Line<std::uint64_t> next_token_;  // barrier tokens
+  Line<Msg*> free_top_;          // the free-list of claimed messages (removers push, Looper drains)
+  TraversalEpochs<Msg, Sync, RFault> epochs_;  // reclamation of unlinked messages (own cache line)
   typename Sync::template atomic<std::int64_t> deadline_{kNever};  // Looper writes, enqueuers read
   typename Sync::template atomic<std::uint64_t> wakeups_{0};       // wake() calls (statistic)
   WakeReport wake_report_;   // written once by the resource's destructor; outlives it
@@ -767,6 +1039,7 @@ class DeliQueue {
   Msg* discarded_ = nullptr;
   DroppedFn on_dropped_ = nullptr;  // set before sharing; called by the Looper
   void* on_dropped_ctx_ = nullptr;
+  Msg* reclaimed_ = nullptr;  // reclaimed messages not yet taken (take_reclaimed)
   const char* broken_ = nullptr;  // set if the Looper found the structure corrupt
 };
 

@@ -21,7 +21,9 @@ inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 // Flags word of a Message (32 bits):
 //   bit 0  in_use   set by enqueue, cleared when next()/discard hands the message back
 //   bit 1  async    set by the poster (set_async) before enqueue; never changes while queued
-//   bit 2  removed  the claim bit of tombstone removal (issue 4); unused by the core
+//   bit 2  removed  the claim bit: set by the one CAS that claims a queued message (a
+//                   remover, or the Looper before delivery / quit's discard); kept set on
+//                   a message take_reclaimed hands back as removed; cleared by enqueue
 //   bit 3  barrier  a sync barrier (queue-owned message, arg = token)
 //   bit 4  front    posted with enqueue_at_front: insertSeq counts down
 //   bit 5  quit     the quit sentinel (queue-owned, never in a heap)
@@ -52,9 +54,10 @@ inline constexpr std::uint32_t safe = 1u << 6;
 //       issue 4 on, by traversals from any thread — hence atomic).
 //   prev (back-link): Looper only; valid only for nodes the Looper has swept.
 //   heap_index: Looper only; position in the sync or async heap, -1 if in none.
-//   free_next (free-list link): in the core used only by the Looper to chain
-//       discarded messages for take_discarded(); issue 4's removers use it to
-//       push claimed messages onto the lock-free free-list.
+//   free_next (free-list link): a remover chains the messages it claimed through
+//       it and pushes the chain onto the lock-free free-list (release CAS); after
+//       the Looper's drain it is Looper-only: the reclamation lists, then the
+//       chains handed back by take_discarded() and take_reclaimed().
 template <class Sync = StdSync>
 struct Message {
   using Fn = void (*)(Message&);
