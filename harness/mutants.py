@@ -11,12 +11,15 @@ Seeds: model — Relacy's random scheduler sampling from a different starting
 iteration per seed (lfcheck-model --seed: seed s starts at iteration s * 4M;
 the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...".
 Exit status: 0 if every fault is caught by at least one layer and there are no
-false alarms, 1 otherwise, 2 on usage errors.
+false alarms, 1 otherwise, 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the
+matrix of the runs that finished is still printed and written ("complete": false
+in the JSON), exit 1 if it already shows a miss or a false alarm, else 2.
 """
 import argparse
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -160,24 +163,35 @@ def main():
         eta = el / done * (total - done)
         sys.stderr.write(f"[mutants] {done}/{total} {what}  {el:.0f}s elapsed, ETA {eta:.0f}s\n")
 
-    results = []
-    for f in faults:
-        row = {"name": f["name"], "mechanism": f["mechanism"], "expected": f["expected_layers"],
-               "layers": {}}
-        for layer in layers:
-            row["layers"][layer] = measure(a, layer, f["mechanism"], f["name"])
-            progress(f"{f['name']} x {layer}: {'caught' if row['layers'][layer]['caught'] else 'missed'}")
-        row["caught"] = any(c["caught"] for c in row["layers"].values())
-        results.append(row)
+    # Ctrl-C or SIGTERM: stop, and still print (and write) what was measured.
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, on_term)
+    interrupted = False
 
-    false_alarms, alarm_details = 0, []
-    for s in structures:
-        for layer in layers:
-            cell = measure(a, layer, s, "")
-            progress(f"{s} correct code x {layer}: {cell['caught_seeds']} failures")
-            if cell["caught_seeds"] or cell.get("errors"):
-                false_alarms += cell["caught_seeds"] + len(cell.get("errors", []))
-                alarm_details.append(f"{s} {layer}: {cell}")
+    results = []
+    false_alarms, alarm_details, correct_checked = 0, [], 0
+    try:
+        for f in faults:
+            row = {"name": f["name"], "mechanism": f["mechanism"], "expected": f["expected_layers"],
+                   "layers": {}}
+            for layer in layers:
+                row["layers"][layer] = measure(a, layer, f["mechanism"], f["name"])
+                progress(f"{f['name']} x {layer}: {'caught' if row['layers'][layer]['caught'] else 'missed'}")
+            row["caught"] = any(c["caught"] for c in row["layers"].values())
+            results.append(row)
+
+        for s in structures:
+            for layer in layers:
+                cell = measure(a, layer, s, "")
+                progress(f"{s} correct code x {layer}: {cell['caught_seeds']} failures")
+                correct_checked += 1
+                if cell["caught_seeds"] or cell.get("errors"):
+                    false_alarms += cell["caught_seeds"] + len(cell.get("errors", []))
+                    alarm_details.append(f"{s} {layer}: {cell}")
+    except KeyboardInterrupt:
+        interrupted = True
+        sys.stderr.write("[mutants] interrupted: the matrix below covers only the runs that finished\n")
 
     # The matrix.
     width = max([len(r["name"]) for r in results] + [5])
@@ -210,13 +224,17 @@ def main():
                        if l in layers and not r["layers"][l]["caught"]]
     if missed_expected:
         print("missed by a layer the catalogue says must catch it: " + ", ".join(missed_expected))
-    print(f"false alarms on the correct code: {false_alarms}")
+    print(f"false alarms on the correct code: {false_alarms}"
+          f" ({correct_checked} of {len(structures) * len(layers)} correct-code runs done)")
+    if interrupted:
+        print(f"INCOMPLETE: interrupted after {len(results)} of {len(faults)} faults")
     for d in alarm_details:
         print("  " + d)
 
     doc = {"faults": [{"name": r["name"], "mechanism": r["mechanism"], "caught": r["caught"],
                        "layers": r["layers"]} for r in results],
-           "false_alarms": false_alarms, "seeds": a.seeds, "budget_seconds": a.budget}
+           "false_alarms": false_alarms, "seeds": a.seeds, "budget_seconds": a.budget,
+           "complete": not interrupted}
     if a.json:
         with open(a.json, "w") as out:
             json.dump(doc, out, indent=1)
@@ -235,6 +253,8 @@ def main():
                 out.write(f'<failure message="{false_alarms} false alarms"/>')
             out.write("</testcase>\n</testsuite>\n</testsuites>\n")
     ok = overall == len(results) and false_alarms == 0 and not missed_expected
+    if interrupted:
+        return 1 if not ok else 2  # incomplete: nothing wrong found, but not a pass either
     return 0 if ok else 1
 
 
