@@ -42,14 +42,11 @@ void register_for(Pattern p) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// Registered during static initialization; main is Google Benchmark's (benchmark_main).
+[[maybe_unused]] static const bool registered = [] {
   for (Pattern p : {Pattern::random, Pattern::ties, Pattern::sorted}) {
     register_for<Branchy>(p);
     register_for<Branchless>(p);
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+  return true;
+}();

@@ -73,4 +73,4 @@ BENCHMARK(relacy_shim_overhead_sync)->Name("relacy_shim_overhead/sync")->Unit(be
 
 }  // namespace
 
-BENCHMARK_MAIN();
+// main is Google Benchmark's (benchmark_main).

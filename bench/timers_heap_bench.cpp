@@ -125,11 +125,5 @@ void register_all() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+// Registered during static initialization; main is Google Benchmark's (benchmark_main).
+[[maybe_unused]] static const bool registered = (register_all(), true);
