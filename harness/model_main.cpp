@@ -1,4 +1,5 @@
 // lfcheck-model: runs the registered Relacy scenarios (./lfcheck model ...).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -46,7 +47,8 @@ options:
                     (S from 0 to 1000, default 0); the exhaustive schedulers ignore it
   --replay FILE     re-run exactly the execution recorded in a replay file
   --history         also print Relacy's raw execution history of a failure
-  --first-failure   stop at the first failing run
+  --first-failure   stop at the first failing run; every scenario's random run
+                    comes before any exhaustive search
   --quiet           no progress line
   --list            list scenarios and exit
   --list-faults     list seeded faults and exit
@@ -301,21 +303,26 @@ int main_impl(int argc, char** argv) {
   const bool show_progress = !o.quiet;
   std::vector<RunRecord> runs;
   bool all_passed = true;
+  // The plan: (scenario, scheduler) runs, scenario by scenario. With --first-failure
+  // the sampled (random) runs of every scenario come before any exhaustive search,
+  // so a bug that sampling shows is not found only after earlier scenarios' searches.
+  std::vector<std::pair<const ModelEntry*, std::string>> plan;
   for (auto* e : selected) {
-    std::vector<std::string> schedulers;
-    if (o.scheduler == "default") {
-      schedulers = {"random", "bound"};
-      if (e->full_search) schedulers.push_back("full");
-    } else {
-      schedulers = {o.scheduler};
+    if (o.scheduler != "default") {
+      plan.emplace_back(e, o.scheduler);
+      continue;
     }
-    for (auto& s : schedulers) {
-      RunRecord r = run_one(*e, s, o, show_progress);
-      if (!r.passed) all_passed = false;
-      runs.push_back(std::move(r));
-      std::fflush(stdout);
-      if (!all_passed && o.first_failure) break;
-    }
+    plan.emplace_back(e, "random");
+    plan.emplace_back(e, "bound");
+    if (e->full_search) plan.emplace_back(e, "full");
+  }
+  if (o.first_failure)
+    std::stable_partition(plan.begin(), plan.end(), [](const auto& run) { return run.second == "random"; });
+  for (auto& [e, s] : plan) {
+    RunRecord r = run_one(*e, s, o, show_progress);
+    if (!r.passed) all_passed = false;
+    runs.push_back(std::move(r));
+    std::fflush(stdout);
     if (!all_passed && o.first_failure) break;
   }
 
