@@ -39,6 +39,8 @@ def run(cmd, budget, env=None):
     except subprocess.TimeoutExpired as e:
         out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         return None, time.monotonic() - start, out
+    except OSError as e:  # the binary is missing or not executable (e.g. being rebuilt)
+        return 127, time.monotonic() - start, f"cannot run {cmd[0]}: {e}"
 
 
 def model_once(a, structure, fault, seed):
