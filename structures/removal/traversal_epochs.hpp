@@ -28,7 +28,8 @@
 //   enter(): CAS +1 on the current epoch's count (the epoch read and the count
 //   raised in one step, so a traversal is always counted in the epoch it saw).
 //   exit(e): fetch_sub 1 on epoch e's count. Flip: fetch_add of bit 63 (toggles it).
-//   At most 2^31 - 1 traversals may be inside at once.
+//   At most 2^31 - 1 traversals may be inside one epoch at once: enter() checks
+//   it (Sync::check) rather than letting the count carry into the guard bit.
 //
 // Reclaimer state (plain fields, reclaimer only)
 //   pending_: nodes retired since the last flip; waiting_: nodes retired before
@@ -41,7 +42,7 @@
 //   enter: one load + one CAS (retried only if another traversal entered or
 //   exited, or the reclaimer flipped, between the two); exit: one fetch_sub.
 //   Both write the one shared word: traversals contend on its cache line.
-//   poll: one load or one fetch_xor, plus O(1) list splices; nodes come back in
+//   poll: one load or one fetch_add (the flip), plus O(1) list splices; nodes come back in
 //   chains (O(k) for the caller to walk). Memory: the word and two list heads.
 //
 // Progress
@@ -87,6 +88,7 @@ class TraversalEpochs {
     std::uint64_t w = word_.v.load(std::memory_order_relaxed);
     for (;;) {
       const unsigned e = static_cast<unsigned>(w >> 63);
+      Sync::check(count(w, e) < kCountMask, "more than 2^31 - 1 traversals inside one epoch");
       // Success acquire: pairs with the reclaimer's acq_rel flip, so this
       // traversal sees every unlink made before that flip (its release half);
       // all writes of the word are RMWs, so it also pairs with every earlier flip.
