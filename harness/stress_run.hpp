@@ -23,6 +23,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "harness/progress.hpp"
@@ -105,6 +106,9 @@ class StressRun {
     unit_ = unit;
   }
   const char* unit() const { return unit_; }
+  // Further counts a workload reports (e.g. "scenarios"); they go into its JSON record.
+  void set_count(const char* name, std::uint64_t n) { counts_.emplace_back(name, n); }
+  const std::vector<std::pair<const char*, std::uint64_t>>& counts() const { return counts_; }
 
   std::mt19937_64 thread_rng(unsigned thread) const {
     return std::mt19937_64(mix_seed(options_.seed * 1000003u + thread));
@@ -182,6 +186,7 @@ class StressRun {
   std::atomic<std::uint64_t> heartbeat_{0};
   std::uint64_t ops_done_ = 0;
   const char* unit_ = "ops";
+  std::vector<std::pair<const char*, std::uint64_t>> counts_;
 };
 
 }  // namespace lfcheck

@@ -1,0 +1,210 @@
+// lfcheck-lin-model: linearizability of generated scenarios under Relacy
+// (./lfcheck lin --layer model). Every structure with a spec (models/NAME_lin.cpp).
+#include <cstdio>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "harness/cli.hpp"
+#include "harness/lin_registry.hpp"
+#include "harness/model_failure_report.hpp"
+#include "harness/replay_file.hpp"
+#include "harness/report.hpp"
+
+namespace lfcheck::lin {
+namespace {
+
+constexpr const char* kHelp = R"(usage: lfcheck lin --layer model [NAME] [options]   (binary: lfcheck-lin-model)
+
+Generates concurrent scenarios from each structure's sequential spec (specs/) —
+a prefix, 2-3 threads of a few calls, a suffix — and runs each under Relacy:
+random iterations, then the exhaustive context-bound search (up to a budget).
+Every execution's results must be explained by a sequential order of the calls
+that respects program order (lin/): else the scenario is shrunk and shown as a
+per-thread table, with Relacy's step table, trace and a replay file.
+
+options:
+  --scenarios N        scenarios per structure (default 100)
+  --threads T          threads per scenario, at most (2..3, default 3)
+  --ops K              calls per thread, at most (1..8, default 5)
+  --seed S             scenario seed (default: random, printed first)
+  --iterations N       random-scheduler executions per scenario (default 1000)
+  --bound K            context bound of the exhaustive search (0: none; default 2)
+  --bound-executions N the bound search stops here and is then not exhaustive
+                       (default 20000)
+  --shrink-runs N      shrink candidates to try (default 150)
+  --fault F            the variant with seeded fault F
+  --json FILE          {"runs":[{"structure","layer","scenarios","executions",
+                       "exhaustive","verdict","seconds"}]} (+ failure, scenario)
+  --junit FILE         JUnit XML
+  --artifacts DIR      where a failure's table, trace and replay file go
+  --replay FILE        re-run the execution recorded in a lin model replay file
+  --history            also print Relacy's raw history of a failure
+  --quiet              no progress line
+  --list               list the structures with a spec
+  --help               this text
+
+exit status: 0 every history linearizable, 1 a check failed (not linearizable,
+undecided within the checker's budget, or any other Relacy failure), 2 usage error
+)";
+
+struct Options {
+  LinOptions lin;
+  std::string structure, fault, json, junit, artifacts, replay;
+  bool seed_given = false, list = false, history = false;
+};
+
+// Prints and saves one structure's failure; returns the record's details.
+std::string report(const LinEntry& e, const Options& o, const LinSummary& sum) {
+  const LinOutcome& out = sum.outcome;
+  std::printf("\n=== lin %s (model, %s scheduler%s) FAILED: %s ===\n", e.structure.c_str(),
+              out.scheduler.c_str(), o.fault.empty() ? "" : (", fault " + o.fault).c_str(), out.failure.c_str());
+  std::printf("scenario %llu of seed %llu, shrunk in %llu runs to: %s\n\n%s",
+              static_cast<unsigned long long>(sum.failing_index), static_cast<unsigned long long>(o.lin.seed),
+              static_cast<unsigned long long>(sum.shrink_runs), sum.scenario.c_str(), out.table.c_str());
+  ReplayFile replay;
+  replay.set("layer", "lin-model").set("structure", e.structure).set("fault", o.fault);
+  replay.set("scheduler", out.scheduler).set("bound", std::to_string(o.lin.bound));
+  replay.set("state", out.state).set("scenario", sum.encoded).set("failure", out.failure);
+  std::string stem = "lin." + e.structure + "." + out.scheduler;
+  if (!o.fault.empty()) stem += "." + std::string(fault_short_name(o.fault));
+  if (!out.history.empty())
+    write_model_failure(out.history, static_cast<int>(kMaxThreads), "lin " + e.structure + ": " + out.failure,
+                        o.artifacts, stem, replay, o.history);
+  return sum.scenario + "\n" + out.table;
+}
+
+int replay_main(const Options& o, const std::string& program) {
+  ReplayFile file;
+  if (!file.read(o.replay)) cli::usage_error(program, "cannot read replay file " + o.replay);
+  if (file.get("layer") != "lin-model") cli::usage_error(program, o.replay + " is not a lin model replay file");
+  const std::string structure = file.get("structure");
+  for (auto& e : lin_registry()) {
+    if (e.structure != structure) continue;
+    LinOptions lin = o.lin;
+    lin.bound = static_cast<unsigned>(std::atoi(file.get("bound").c_str()));
+    LinOutcome out;
+    if (!e.replay(file.get("scenario"), lin, file.get("fault"), file.get("scheduler"), file.get("state"), out))
+      cli::usage_error(program, o.replay + ": its scenario or fault does not fit this binary");
+    std::printf("replaying lin %s (%s scheduler), recorded failure: %s\n", structure.c_str(),
+                file.get("scheduler").c_str(), file.get("failure").c_str());
+    if (!out.failed) {
+      std::printf("the recorded execution passed on replay: it does not reproduce\n");
+      return cli::kCheckFailed;  // a recorded failure that does not reproduce is itself a finding
+    }
+    std::printf("reproduced: %s\n\n%s", out.failure.c_str(), out.table.c_str());
+    if (!out.history.empty()) {
+      const std::vector<Step> steps = model_steps(out.history);
+      std::printf("\n%s", render_thread_table(steps, static_cast<int>(kMaxThreads)).c_str());
+    }
+    return cli::kCheckFailed;
+  }
+  cli::usage_error(program, "no structure '" + structure + "' in this binary");
+}
+
+int main_impl(int argc, char** argv) {
+  Options o;
+  o.lin.check_budget.max_seconds = 1e9;  // in the model: a state budget only (deterministic verdicts)
+  cli::Parser p("lfcheck lin");
+  bool help = false;
+  p.flag("--help", [&] { help = true; });
+  p.flag("--quiet", [&] { o.lin.quiet = true; });
+  p.flag("--list", [&] { o.list = true; });
+  p.flag("--history", [&] { o.history = true; });
+  p.option("--scenarios", [&](std::string_view v) {
+    o.lin.scenarios = cli::parse_number(p.program(), "--scenarios", v, 1, 100'000'000);
+  });
+  p.option("--threads", [&](std::string_view v) {
+    o.lin.shape.threads = static_cast<unsigned>(cli::parse_number(p.program(), "--threads", v, 2, kMaxThreads));
+  });
+  p.option("--ops", [&](std::string_view v) {
+    o.lin.shape.ops = static_cast<unsigned>(cli::parse_number(p.program(), "--ops", v, 1, kMaxOpsPerThread));
+  });
+  p.option("--seed", [&](std::string_view v) {
+    o.lin.seed = cli::parse_number(p.program(), "--seed", v, 0, UINT64_MAX);
+    o.seed_given = true;
+  });
+  p.option("--iterations", [&](std::string_view v) {
+    o.lin.random_iterations = cli::parse_number(p.program(), "--iterations", v, 1, 1'000'000'000);
+  });
+  p.option("--bound", [&](std::string_view v) {
+    o.lin.bound = static_cast<unsigned>(cli::parse_number(p.program(), "--bound", v, 0, 20));
+  });
+  p.option("--bound-executions", [&](std::string_view v) {
+    o.lin.bound_executions = cli::parse_number(p.program(), "--bound-executions", v, 1, 1'000'000'000'000);
+  });
+  p.option("--shrink-runs", [&](std::string_view v) {
+    o.lin.shrink_runs = cli::parse_number(p.program(), "--shrink-runs", v, 0, 1'000'000);
+  });
+  p.option("--fault", [&](std::string_view v) { o.fault = v; });
+  p.option("--json", [&](std::string_view v) { o.json = v; });
+  p.option("--junit", [&](std::string_view v) { o.junit = v; });
+  p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
+  p.option("--replay", [&](std::string_view v) { o.replay = v; });
+  auto positional = p.parse(argc, argv);
+  if (help) {
+    std::fputs(kHelp, stdout);
+    return cli::kPass;
+  }
+  if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
+  if (!o.replay.empty()) return replay_main(o, p.program());
+
+  std::set<std::string> names;
+  for (auto& e : lin_registry()) names.insert(e.structure);
+  if (!positional.empty()) {
+    o.structure = positional[0];
+    if (!names.count(o.structure)) {
+      std::string known;
+      for (auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      cli::usage_error(p.program(), "no spec for structure '" + o.structure + "' (known: " + known + ")");
+    }
+  }
+  if (o.list) {
+    for (auto& n : names) std::printf("%s\n", n.c_str());
+    return cli::kPass;
+  }
+  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
+    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+
+  if (!o.seed_given) o.lin.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
+  std::printf("seed: %llu\n", static_cast<unsigned long long>(o.lin.seed));
+  std::fflush(stdout);
+
+  std::vector<RunRecord> runs;
+  bool all_passed = true;
+  for (auto& e : lin_registry()) {
+    if (!o.structure.empty() && e.structure != o.structure) continue;
+    if (!o.fault.empty() && !is_known_fault(e.structure, o.fault)) continue;  // the fault's owner only
+    LinSummary sum;
+    if (!e.run(o.lin, o.fault, sum)) cli::usage_error(p.program(), "unknown fault '" + o.fault + "'");
+    RunRecord r;
+    r.str("structure", e.structure).str("layer", "model").num("scenarios", sum.scenarios);
+    r.num("executions", sum.executions).num("exhaustive", sum.exhaustive).num("seed", o.lin.seed);
+    r.str("verdict", sum.failed ? "fail" : "pass").real("seconds", sum.seconds);
+    if (!o.fault.empty()) r.str("fault", o.fault);
+    std::printf("lin %s (model): %s  %llu scenarios, %llu executions, bound-%u search exhaustive for %llu  %.2fs\n",
+                e.structure.c_str(), sum.failed ? "FAIL" : "pass", static_cast<unsigned long long>(sum.scenarios),
+                static_cast<unsigned long long>(sum.executions), o.lin.bound,
+                static_cast<unsigned long long>(sum.exhaustive), sum.seconds);
+    if (sum.failed) {
+      all_passed = false;
+      r.passed = false;
+      r.failure = sum.outcome.failure;
+      r.str("failure", sum.outcome.failure).str("scenario", sum.scenario);
+      r.num("shrink_runs", sum.shrink_runs);
+      r.details = report(e, o, sum);
+    }
+    runs.push_back(std::move(r));
+    std::fflush(stdout);
+  }
+  if (runs.empty()) cli::usage_error(p.program(), "nothing to run");
+  if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
+  if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.lin.model", runs, {"layer"})) return cli::kUsage;
+  return all_passed ? cli::kPass : cli::kCheckFailed;
+}
+
+}  // namespace
+}  // namespace lfcheck::lin
+
+int main(int argc, char** argv) { return lfcheck::lin::main_impl(argc, argv); }

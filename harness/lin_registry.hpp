@@ -1,0 +1,75 @@
+// How a spec registers for `lfcheck lin`: LFCHECK_LIN(SpecType) in a
+// registration TU (models/NAME_lin.cpp). The TU is compiled into both layers:
+//   model build (g++, RelacySync): an entry of lin_registry(), run by lfcheck-lin-model;
+//   real-thread build (LFCHECK_REAL_THREADS, TSan/ASan/plain): the spec's stress
+//   workloads in stress_registry() (lin_stress.hpp), run by lfcheck-stress.
+// Both instantiate the Subject for every fault of the spec's catalogue.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/fault_catalogue.hpp"
+#include "harness/fault_registry.hpp"
+#include "harness/lin_driver.hpp"
+
+namespace lfcheck::lin {
+
+struct LinEntry {
+  std::string structure;
+  // Generates and runs o.scenarios scenarios with `fault`; false if the fault is unknown.
+  std::function<bool(const LinOptions& o, std::string_view fault, LinSummary& out)> run;
+  // Re-runs one encoded scenario from a recorded scheduler state; false if it cannot be decoded.
+  std::function<bool(const std::string& encoded, const LinOptions& o, std::string_view fault,
+                     const std::string& scheduler, const std::string& state, LinOutcome& out)>
+      replay;
+};
+
+inline std::vector<LinEntry>& lin_registry() {
+  static std::vector<LinEntry> all;
+  return all;
+}
+
+}  // namespace lfcheck::lin
+
+#if defined(LFCHECK_REAL_THREADS)
+#include "harness/lin_stress.hpp"
+#define LFCHECK_LIN(SpecType) \
+  static const ::lfcheck::lin::LinStressRegistrar<SpecType> lfcheck_lin_stress_registrar
+#else
+#include "harness/lin_model.hpp"
+
+namespace lfcheck::lin {
+
+template <class S>
+struct LinModelRegistrar {
+  LinModelRegistrar() {
+    using Fault = typename S::Fault;
+    register_faults<Fault>();
+    lin_registry().push_back(
+        {S::name,
+         [](const LinOptions& o, std::string_view fault, LinSummary& out) {
+           return with_fault<Fault>(fault, [&](auto f) {
+             out = drive<S>(o, std::string("lin ") + S::name + " model", [&](const Scenario<S>& sc) {
+               return run_model_scenario<S, decltype(f)::value>(sc, o);
+             });
+           });
+         },
+         [](const std::string& encoded, const LinOptions& o, std::string_view fault,
+            const std::string& scheduler, const std::string& state, LinOutcome& out) {
+           Scenario<S> sc;
+           if (!decode(encoded, sc)) return false;
+           return with_fault<Fault>(fault, [&](auto f) {
+             out = replay_model_scenario<S, decltype(f)::value>(sc, o, scheduler, state);
+           });
+         }});
+  }
+};
+
+}  // namespace lfcheck::lin
+
+#define LFCHECK_LIN(SpecType) \
+  static const ::lfcheck::lin::LinModelRegistrar<SpecType> lfcheck_lin_model_registrar
+#endif

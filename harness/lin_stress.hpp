@@ -1,0 +1,195 @@
+// Linearizability on real threads: a spec's generated scenarios as litmus tests
+// (the threads released together from a start line, execution after execution,
+// as for every real_threads scenario: litmus_registry.hpp), under TSan, ASan or
+// no sanitizer, in the stress layer as the workload "lin.scenarios".
+//
+// Every execution's results are checked in program order (the prefix before,
+// each thread in order, threads concurrent, the suffix after: the same partial
+// order as under Relacy, so a verdict means the same in both layers). The first
+// failing scenario is shrunk (lin_driver.hpp) and printed as a per-thread table;
+// the run fails with the checker's words and the seed's replay line.
+//
+// Budget: one execution counts as 100 operations of the stress budget (--ops N
+// runs N/100 executions in all, at least one scenario), or the --duration; each
+// scenario runs up to kExecutionsPerScenario of them.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "harness/fault_catalogue.hpp"
+#include "harness/fault_registry.hpp"
+#include "harness/lin_driver.hpp"
+#include "harness/lin_outcome.hpp"
+#include "harness/litmus_registry.hpp"
+#include "harness/sanitizer.hpp"
+#include "harness/stress_registry.hpp"
+#include "lin/checker.hpp"
+#include "lin/table.hpp"
+#include "sync/std_sync.hpp"
+
+namespace lfcheck::lin {
+
+constexpr std::uint64_t kExecutionsPerScenario = 1000;
+
+template <class S>
+struct StressShared {
+  static constexpr std::size_t kCacheSize = 512;
+  const Scenario<S>* scenario = nullptr;
+  StressRun* run = nullptr;  // this scenario's run: a rejected history fails it
+  Budget check_budget;
+  Results<S> current;
+  Returned returned{};
+  Results<S> good[kCacheSize];
+  std::size_t good_count = 0;
+  std::string rejection;     // the checker's words for the rejected execution
+  Results<S> rejected;
+  bool has_rejected = false;
+};
+
+// One execution of the scenario, in the shape run_litmus drives. Its bookkeeping
+// is race-free: thread t writes only current.threads[t] and returned.threads[t],
+// and run_litmus orders every thread's writes before after() (its finished
+// counter: release by each thread, acquire by the driver).
+template <class S, typename S::Fault F>
+struct LinLitmus {
+  static constexpr unsigned threads = kMaxThreads;
+  static inline StressShared<S>* shared = nullptr;
+  typename S::template Subject<StdSync, F> subject;
+
+  void before() {
+    StressShared<S>& sh = *shared;
+    sh.current.reset();
+    sh.returned = Returned{};
+    for (std::size_t i = 0; i < sh.scenario->prefix.size(); ++i) {
+      sh.current.prefix[i] = subject.run(sh.scenario->prefix[i], kSetupThread);
+      ++sh.returned.prefix;
+    }
+  }
+  void thread(unsigned t) {
+    StressShared<S>& sh = *shared;
+    if (t >= sh.scenario->threads.size()) return;
+    const auto& calls = sh.scenario->threads[t];
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      sh.current.threads[t][i] = subject.run(calls[i], t);
+      ++sh.returned.threads[t];
+    }
+  }
+  void after() {
+    StressShared<S>& sh = *shared;
+    for (std::size_t i = 0; i < sh.scenario->suffix.size(); ++i) {
+      sh.current.suffix[i] = subject.run(sh.scenario->suffix[i], kSetupThread);
+      ++sh.returned.suffix;
+    }
+    if constexpr (requires { subject.check_invariants(); }) {
+      if (const char* broken = subject.check_invariants()) return reject(std::string("check_invariants: ") + broken);
+    }
+    for (std::size_t i = 0; i < sh.good_count; ++i)
+      if (sh.good[i].same_as(sh.current, *sh.scenario)) return;
+    const Report report = check(to_history(*sh.scenario, sh.current), sh.check_budget);
+    if (report.verdict == Verdict::linearizable) {
+      if (sh.good_count < StressShared<S>::kCacheSize) sh.good[sh.good_count++] = sh.current;
+      return;
+    }
+    reject(report.verdict == Verdict::unknown
+               ? "LINEARIZABILITY UNKNOWN: the checker's budget ran out on this history"
+               : "NOT LINEARIZABLE: no sequential order of these operations gives these results");
+  }
+  void reject(const std::string& words) {
+    StressShared<S>& sh = *shared;
+    if (!sh.has_rejected) {
+      sh.has_rejected = true;
+      sh.rejection = words;
+      sh.rejected = sh.current;
+    }
+    sh.run->fail(words);
+  }
+};
+
+// Runs one scenario for up to `executions` executions on real threads.
+template <class S, typename S::Fault F>
+LinOutcome run_stress_scenario(const Scenario<S>& sc, const StressRun& outer, std::uint64_t executions,
+                               const Budget& budget) {
+  auto shared = std::make_unique<StressShared<S>>();
+  shared->scenario = &sc;
+  shared->check_budget = budget;
+  StressOptions options = outer.options();
+  options.ops = executions * 100;  // run_litmus: 100 operations per execution
+  options.duration = 0;
+  options.progress = false;
+  StressRun run(options, "lin scenario");
+  shared->run = &run;
+  LinLitmus<S, F>::shared = shared.get();
+  run_litmus<LinLitmus<S, F>>(run);
+  LinLitmus<S, F>::shared = nullptr;
+  LinOutcome out;
+  out.executions = run.ops_done();
+  out.scheduler = "real threads";
+  if (shared->has_rejected) {
+    out.failed = true;
+    out.failure = shared->rejection;
+    const History<S> h = to_history(sc, shared->rejected);
+    out.table = shared->rejection.rfind("check_invariants", 0) == 0
+                    ? scenario_listing(sc, shared->rejected, shared->returned)
+                    : render_table(h, check(h, budget));
+  }
+  return out;
+}
+
+template <class S, typename S::Fault F>
+struct LinScenariosWorkload {
+  static void run(StressRun& run) {
+    const StressOptions& o = run.options();
+    const std::uint64_t total = o.ops ? std::max<std::uint64_t>(o.ops / 100, 1) : UINT64_MAX;
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(o.ops ? 1e9 : o.duration));
+    LinOptions lin;
+    lin.seed = o.seed;
+    lin.quiet = true;
+    lin.scenarios = 1;
+    std::uint64_t done = 0, scenarios = 0;
+    for (std::uint64_t index = 0; done < total && std::chrono::steady_clock::now() < deadline; ++index) {
+      const std::uint64_t executions = std::min(kExecutionsPerScenario, total - done);
+      // drive() generates scenario `index` of the seed and shrinks it if it fails.
+      LinOptions one = lin;
+      one.first_scenario = index;
+      LinSummary sum = drive<S>(one, "lin", [&](const Scenario<S>& sc) {
+        return run_stress_scenario<S, F>(sc, run, executions, lin.check_budget);
+      });
+      done += sum.executions;
+      ++scenarios;
+      run.heartbeat();
+      if (sum.failed) {
+        std::printf("\nlin %s (real threads, %s) FAILED: %s\nscenario %llu of seed %llu, shrunk in %llu runs to: %s\n\n%s",
+                    S::name, kSanitizerName, sum.outcome.failure.c_str(), static_cast<unsigned long long>(index),
+                    static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(sum.shrink_runs),
+                    sum.scenario.c_str(), sum.outcome.table.c_str());
+        run.fail(sum.outcome.failure + " (scenario: " + sum.scenario + ")");
+        break;
+      }
+    }
+    run.set_ops_done(done, "executions");
+    run.set_count("scenarios", scenarios);
+  }
+};
+
+template <class S>
+struct LinStressRegistrar {
+  LinStressRegistrar() {
+    using Fault = typename S::Fault;
+    register_faults<Fault>();
+    stress_registry().push_back(
+        {S::name, "lin.scenarios",
+         "linearizability of generated scenarios from the spec, on real threads from a start line",
+         [](StressRun& run, std::string_view fault) {
+           return with_fault<Fault>(fault, [&](auto f) { LinScenariosWorkload<S, decltype(f)::value>::run(run); });
+         }});
+  }
+};
+
+}  // namespace lfcheck::lin

@@ -1,0 +1,66 @@
+// What a sequential spec is, and the small vocabulary every spec uses.
+//
+// A spec is the ONE sequential description of a structure (specs/NAME_spec.hpp).
+// Everything that holds a reference model reads it: the props state machine
+// (sequential runs on StdSync), the generated concurrent scenarios of `lfcheck lin`
+// under Relacy (RelacySync) and on real threads (StdSync, TSan/ASan), and the long
+// histories of the spec's stress workload. The linearizability checker (lin/)
+// asks of every recorded execution: is there a sequential order of these
+// operations, consistent with their real-time (or program) order, in which apply()
+// gives exactly the results that were observed?
+//
+// A spec S is a struct with
+//
+//   static constexpr const char* name;   // the structure's name ("treiber")
+//   using Fault = ...;                   // the structure's fault enum (first: none)
+//   using State = ...;                   // the sequential model: copyable, ==, std::hash or S::hash
+//   using Call = ...;                    // an operation and its arguments (trivially copyable)
+//   using Result = ...;                  // what it returned (trivially copyable, ==)
+//   static State initial();
+//   static Result apply(State&, const Call&);    // the sequential model: expected result, next state
+//   static std::string show(const Call&);        // "push(3)"
+//   static std::string show(const Result&);      // "true", "empty", "[3 2]"
+//   static rc::Gen<Call> gen_call(Slot);         // RapidCheck generator of one call for a slot
+//   template <class Sync, Fault F> struct Subject {  // the structure under test, per backend
+//     Result run(const Call&, unsigned thread);  // invoke one operation
+//     const char* check_invariants() const;      // optional: nullptr when well formed (quiescent)
+//   };
+//
+// and, optionally,
+//
+//   static bool step(State&, const Call&, const Result& observed);
+//       for a structure whose concurrent behaviour is allowed more freedom than
+//       its sequential one (the checker then uses step; props still use apply)
+//   static std::uint64_t partition(const Call&);   // P-compositionality key
+//   static std::string show_partition(std::uint64_t);
+//
+// Subject is constructed per execution (under Relacy: inside the simulation, so
+// its allocations, leaks and frees are checked) and destroyed after it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace lfcheck::spec {
+
+// Where a generated call will run.
+enum class Where : std::uint8_t {
+  sequential,  // a props state machine: one thread, one call after another
+  prefix,      // a concurrent scenario's set-up, before every thread starts
+  parallel,    // one of the scenario's concurrent threads
+  suffix,      // after every thread finished
+};
+
+struct Slot {
+  Where where = Where::sequential;
+  unsigned thread = 0;   // parallel: which thread (0 .. threads-1)
+  unsigned threads = 1;  // parallel: how many run concurrently
+
+  // Owner-only operations (a Looper's poll, an owner's teardown) may run here:
+  // every non-parallel slot is ordered with all threads; in the parallel part,
+  // thread 0 is the owner.
+  bool owner() const { return where != Where::parallel || thread == 0; }
+  bool concurrent() const { return where == Where::parallel; }
+};
+
+}  // namespace lfcheck::spec

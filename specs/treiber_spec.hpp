@@ -1,0 +1,165 @@
+// The Treiber stack's sequential spec (see specs/spec.hpp for the shape).
+//
+// Model: a LIFO of at most Capacity values. push(v) stores v on top (false when
+// full), pop() takes the top value ("empty" when there is none), take_all()
+// takes every value, top first, and for_each() reads them without taking any.
+//
+// Capacity is a parameter of the spec as it is of the stack. A TreiberStack push
+// takes a node from the pool before it links it, and pop and take_all give their
+// nodes back only after they unlinked them, so under concurrency a push may find
+// the pool empty while the stack holds fewer than capacity values (a take_all in
+// flight can hold every node): a bounded stack is not linearizable near full, by
+// design. So the sequential props use a small capacity (TreiberSpecOf<6>: "full"
+// is reached and must refuse exactly then), and the concurrent scenarios one no
+// generated scenario can fill (TreiberSpec: 32 >= the most pushes a scenario has,
+// lin_scenario.hpp's ceilings), where every push must succeed.
+//
+// for_each is generated only where it runs alone (props, a scenario's prefix or
+// suffix): a traversal concurrent with pops is not linearizable by design (the
+// header's guarantee is weaker: it visits what stays throughout).
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "specs/spec.hpp"
+#include "structures/treiber/treiber_stack.hpp"
+
+namespace lfcheck::specs {
+
+template <std::uint32_t Capacity>
+struct TreiberSpecOf {
+  static constexpr const char* name = "treiber";
+  using Fault = TreiberFault;
+  static constexpr std::uint32_t kCapacity = Capacity;
+
+  enum class Op : std::uint8_t { push, pop, take_all, for_each };
+
+  struct Call {
+    Op op = Op::pop;
+    std::int32_t value = 0;  // push: 1..9
+  };
+
+  struct Result {
+    Op op = Op::pop;
+    std::uint8_t n = 0;  // push: 1 stored, 0 refused; pop: 1 got a value, 0 empty; take_all/for_each: how many
+    std::int32_t values[kCapacity] = {};  // pop: values[0]; take_all/for_each: top first
+    bool operator==(const Result&) const = default;
+  };
+
+  struct State {
+    std::vector<std::int32_t> values;  // bottom first
+    bool operator==(const State&) const = default;
+  };
+  static std::size_t hash(const State& s) {
+    std::size_t h = s.values.size();
+    for (std::int32_t v : s.values) h = h * 1000003u ^ std::hash<std::int32_t>{}(v);
+    return h;
+  }
+
+  static State initial() { return {}; }
+
+  static Result top_down(Op op, const State& s) {
+    Result r{op};
+    for (auto it = s.values.rbegin(); it != s.values.rend(); ++it) r.values[r.n++] = *it;
+    return r;
+  }
+
+  static Result apply(State& s, const Call& c) {
+    switch (c.op) {
+      case Op::push:
+        if (s.values.size() >= kCapacity) return {Op::push, 0};
+        s.values.push_back(c.value);
+        return {Op::push, 1};
+      case Op::pop: {
+        if (s.values.empty()) return {Op::pop, 0};
+        Result r{Op::pop, 1};
+        r.values[0] = s.values.back();
+        s.values.pop_back();
+        return r;
+      }
+      case Op::take_all: {
+        Result r = top_down(Op::take_all, s);
+        s.values.clear();
+        return r;
+      }
+      case Op::for_each:
+        return top_down(Op::for_each, s);
+    }
+    return {};
+  }
+
+  static std::string show(const Call& c) {
+    switch (c.op) {
+      case Op::push: return "push(" + std::to_string(c.value) + ")";
+      case Op::pop: return "pop()";
+      case Op::take_all: return "take_all()";
+      case Op::for_each: return "for_each()";
+    }
+    return "?";
+  }
+  static std::string show(const Result& r) {
+    switch (r.op) {
+      case Op::push: return r.n ? "true" : "false";
+      case Op::pop: return r.n ? std::to_string(r.values[0]) : "empty";
+      case Op::take_all:
+      case Op::for_each: {
+        std::string s = "[";
+        for (unsigned i = 0; i < r.n; ++i) s += (i ? " " : "") + std::to_string(r.values[i]);
+        return s + "]";
+      }
+    }
+    return "?";
+  }
+
+  static rc::Gen<Call> gen_call(spec::Slot slot) {
+    auto push = rc::gen::map(rc::gen::inRange<std::int32_t>(1, 10),
+                             [](std::int32_t v) { return Call{Op::push, v}; });
+    auto pop = rc::gen::just(Call{Op::pop});
+    auto take_all = rc::gen::just(Call{Op::take_all});
+    if (slot.concurrent())
+      return rc::gen::weightedOneOf<Call>({{4, push}, {3, pop}, {1, take_all}});
+    return rc::gen::weightedOneOf<Call>(
+        {{4, push}, {3, pop}, {1, take_all}, {1, rc::gen::just(Call{Op::for_each})}});
+  }
+
+  template <class Sync, Fault F>
+  struct Subject {
+    TreiberStack<std::int32_t, Sync, F> stack{kCapacity};
+
+    Result run(const Call& c, unsigned /*thread*/) {
+      switch (c.op) {
+        case Op::push:
+          return {Op::push, static_cast<std::uint8_t>(stack.push(c.value))};
+        case Op::pop: {
+          Result r{Op::pop};
+          r.n = stack.pop(r.values[0]);
+          return r;
+        }
+        case Op::take_all:
+        case Op::for_each: {
+          Result r{c.op};
+          auto collect = [&r](std::int32_t v) {
+            if (r.n < kCapacity) r.values[r.n] = v;
+            // A broken stack can hand out more than capacity values: count them,
+            // so the result cannot equal any the model gives.
+            if (r.n < 255) ++r.n;
+          };
+          if (c.op == Op::take_all) stack.take_all(collect);
+          else stack.for_each(collect);
+          return r;
+        }
+      }
+      return {};
+    }
+    const char* check_invariants() const { return stack.check_invariants(); }
+  };
+};
+
+using TreiberSpec = TreiberSpecOf<32>;
+
+}  // namespace lfcheck::specs
