@@ -56,6 +56,7 @@ options:
   --junit FILE      write JUnit XML
   --first-failure   stop after the first failing workload
   --quiet           no progress line
+  --workload W      only workload W (a trailing * matches any ending: 'lin.*')
   --list            list workloads and exit
   --help            this text
   (--sanitizer is handled by ./lfcheck, which picks the binary)
@@ -66,10 +67,18 @@ exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage erro
 struct Options {
   double hang_seconds = 60;
   std::string structure, fault, json, junit, artifacts;
+  std::string workload;  // only this workload ("lin.*": every workload named lin.something)
   StressOptions run;
   bool list = false, seed_given = false, first_failure = false;
 };
 
+
+// "" matches every workload; "lin.*" every one that starts with "lin."; else exact.
+bool workload_matches(const std::string& pattern, const std::string& workload) {
+  if (pattern.empty()) return true;
+  if (pattern.back() == '*') return workload.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+  return workload == pattern;
+}
 
 std::string replay_line(const Options& o, const std::string& structure) {
   std::string line = "./lfcheck stress " + structure + " --threads " + std::to_string(o.run.threads);
@@ -78,12 +87,13 @@ std::string replay_line(const Options& o, const std::string& structure) {
     // o.run.duration is each workload's share; the replay runs this structure's
     // workloads only, so it asks for their shares' sum.
     std::size_t workloads = 0;
-    for (auto& e : stress_registry()) workloads += e.structure == structure;
+    for (auto& e : stress_registry()) workloads += e.structure == structure && workload_matches(o.workload, e.workload);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", o.run.duration * static_cast<double>(workloads));
     line += std::string(" --duration ") + buf;
   }
   line += " --seed " + std::to_string(o.run.seed);
+  if (!o.workload.empty()) line += " --workload '" + o.workload + "'";
   if (!o.fault.empty()) line += " --fault " + o.fault;
   if (std::strcmp(kSanitizerName, "address") == 0) line += " --sanitizer address";
   if (std::strcmp(kSanitizerName, "none") == 0) line += " --sanitizer none";
@@ -343,6 +353,7 @@ int main_impl(int argc, char** argv) {
   p.flag("--quiet", [&] { o.run.progress = false; });
   p.flag("--list", [&] { o.list = true; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
+  p.option("--workload", [&](std::string_view v) { o.workload = v; });
   p.option("--threads", [&](std::string_view v) {
     o.run.threads = static_cast<unsigned>(cli::parse_number(p.program(), "--threads", v, 1, 256));
   });
@@ -383,7 +394,11 @@ int main_impl(int argc, char** argv) {
 
   std::vector<const StressEntry*> selected;
   for (auto& e : stress_registry())
-    if (o.structure.empty() || e.structure == o.structure) selected.push_back(&e);
+    if ((o.structure.empty() || e.structure == o.structure) && workload_matches(o.workload, e.workload))
+      selected.push_back(&e);
+  if (selected.empty())
+    cli::usage_error(p.program(), "no workload '" + o.workload + "'" +
+                                      (o.structure.empty() ? "" : " for " + o.structure) + " (see --list)");
   if (o.list) {
     for (auto* e : selected)
       std::printf("%s/%s  %s\n", e->structure.c_str(), e->workload.c_str(), e->description.c_str());
