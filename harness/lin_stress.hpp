@@ -9,9 +9,9 @@
 // failing scenario is shrunk (lin_driver.hpp) and printed as a per-thread table;
 // the run fails with the checker's words and the seed's replay line.
 //
-// Budget: one execution counts as 100 operations of the stress budget (--ops N
-// runs N/100 executions in all, at least one scenario), or the --duration; each
-// scenario runs up to kExecutionsPerScenario of them.
+// Budget: --lin-scenarios N scenarios, else one execution counts as 100
+// operations of the stress budget (--ops N runs N/100 executions in all, at least
+// one), or the --duration; each scenario runs up to kExecutionsPerScenario of them.
 #pragma once
 
 #include <algorithm>
@@ -144,16 +144,23 @@ template <class S, typename S::Fault F>
 struct LinScenariosWorkload {
   static void run(StressRun& run) {
     const StressOptions& o = run.options();
-    const std::uint64_t total = o.ops ? std::max<std::uint64_t>(o.ops / 100, 1) : UINT64_MAX;
+    // The budget: --lin-scenarios N scenarios, else --ops (100 per execution) or --duration.
+    const std::uint64_t total = o.lin_scenarios ? UINT64_MAX
+                                : o.ops         ? std::max<std::uint64_t>(o.ops / 100, 1)
+                                                : UINT64_MAX;
     const auto deadline = std::chrono::steady_clock::now() +
                           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(o.ops ? 1e9 : o.duration));
+                              std::chrono::duration<double>(o.ops || o.lin_scenarios ? 1e9 : o.duration));
     LinOptions lin;
     lin.seed = o.seed;
     lin.quiet = true;
     lin.scenarios = 1;
+    lin.shape.threads = o.lin_threads;
+    lin.shape.ops = o.lin_ops;
     std::uint64_t done = 0, scenarios = 0;
-    for (std::uint64_t index = 0; done < total && std::chrono::steady_clock::now() < deadline; ++index) {
+    for (std::uint64_t index = 0;
+         done < total && (o.lin_scenarios ? index < o.lin_scenarios : std::chrono::steady_clock::now() < deadline);
+         ++index) {
       const std::uint64_t executions = std::min(kExecutionsPerScenario, total - done);
       // drive() generates scenario `index` of the seed and shrinks it if it fails.
       LinOptions one = lin;

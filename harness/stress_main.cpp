@@ -57,6 +57,10 @@ options:
   --first-failure   stop after the first failing workload
   --quiet           no progress line
   --workload W      only workload W (a trailing * matches any ending: 'lin.*')
+  --lin-scenarios N lin.scenarios: run N generated scenarios (default: as many
+                    as the budget allows), each up to 1000 executions
+  --lin-threads T   lin.scenarios: threads per scenario, at most (2..3, default 3)
+  --lin-ops K       lin.scenarios: calls per thread, at most (1..8, default 5)
   --list            list workloads and exit
   --help            this text
   (--sanitizer is handled by ./lfcheck, which picks the binary)
@@ -94,6 +98,9 @@ std::string replay_line(const Options& o, const std::string& structure) {
   }
   line += " --seed " + std::to_string(o.run.seed);
   if (!o.workload.empty()) line += " --workload '" + o.workload + "'";
+  if (o.run.lin_scenarios) line += " --lin-scenarios " + std::to_string(o.run.lin_scenarios);
+  if (o.run.lin_threads != 3) line += " --lin-threads " + std::to_string(o.run.lin_threads);
+  if (o.run.lin_ops != 5) line += " --lin-ops " + std::to_string(o.run.lin_ops);
   if (!o.fault.empty()) line += " --fault " + o.fault;
   if (std::strcmp(kSanitizerName, "address") == 0) line += " --sanitizer address";
   if (std::strcmp(kSanitizerName, "none") == 0) line += " --sanitizer none";
@@ -354,6 +361,15 @@ int main_impl(int argc, char** argv) {
   p.flag("--list", [&] { o.list = true; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--workload", [&](std::string_view v) { o.workload = v; });
+  p.option("--lin-scenarios", [&](std::string_view v) {
+    o.run.lin_scenarios = cli::parse_number(p.program(), "--lin-scenarios", v, 1, 100'000'000);
+  });
+  p.option("--lin-threads", [&](std::string_view v) {
+    o.run.lin_threads = static_cast<unsigned>(cli::parse_number(p.program(), "--lin-threads", v, 2, 3));
+  });
+  p.option("--lin-ops", [&](std::string_view v) {
+    o.run.lin_ops = static_cast<unsigned>(cli::parse_number(p.program(), "--lin-ops", v, 1, 8));
+  });
   p.option("--threads", [&](std::string_view v) {
     o.run.threads = static_cast<unsigned>(cli::parse_number(p.program(), "--threads", v, 1, 256));
   });

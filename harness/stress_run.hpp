@@ -36,6 +36,10 @@ struct StressOptions {
   double duration = 0;     // seconds (0: use ops)
   std::uint64_t seed = 0;
   bool progress = true;
+  // The lin.scenarios workload (harness/lin_stress.hpp): how many generated
+  // scenarios (0: as many as the budget allows) and their shape.
+  std::uint64_t lin_scenarios = 0;
+  unsigned lin_threads = 3, lin_ops = 5;
 };
 
 // splitmix64: derives independent per-thread seeds from the run's seed.
