@@ -10,3 +10,14 @@ foreach(_src IN LISTS _lfcheck_model_sources)
   list(APPEND LFCHECK_STRUCTURES ${_name})
 endforeach()
 list(SORT LFCHECK_STRUCTURES)
+
+# The structures with a sequential spec (specs/NAME_spec.hpp, registered by
+# models/NAME_lin.cpp): `lfcheck lin` checks them, and the tests below iterate them.
+file(GLOB _lfcheck_lin_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/models/*_lin.cpp)
+set(LFCHECK_SPECS "")
+foreach(_src IN LISTS _lfcheck_lin_sources)
+  get_filename_component(_name ${_src} NAME_WE)
+  string(REGEX REPLACE "_lin$" "" _name ${_name})
+  list(APPEND LFCHECK_SPECS ${_name})
+endforeach()
+list(SORT LFCHECK_SPECS)

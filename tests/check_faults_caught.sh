@@ -4,7 +4,8 @@
 # among the layers that must catch it is caught there:
 #   model:  the run exits 1 and the Relacy history names a line in structures/;
 #   props:  the gtest binary fails and prints RapidCheck's reproduce line;
-#   stress: exit 1 and a replay line.
+#   stress: exit 1 and a replay line;
+#   lin:    lfcheck-lin-model exits 1 with a shrunk scenario and its per-thread table.
 # Every fault must name at least one known layer (checked here too), so every
 # fault is held to being caught by some layer.
 # The fault list comes from the catalogue (lfcheck-model --list-faults): no copy here.
@@ -16,7 +17,7 @@ while IFS= read -r line; do
   [ -n "$line" ] || continue
   name=${line%% *}
   layers=${line#*caught by: }; layers=${layers%%]*}
-  if ! [[ "$layers" =~ ^(model|props|stress)(,(model|props|stress))*$ ]]; then
+  if ! [[ "$layers" =~ ^(model|props|stress|lin)(,(model|props|stress|lin))*$ ]]; then
     echo "BAD CATALOGUE ENTRY: $name names no known layer ('$layers')"; failed=$((failed + 1)); continue
   fi
   if [[ ",$layers," != *",$layer,"* ]]; then continue; fi
@@ -30,6 +31,8 @@ while IFS= read -r line; do
             [ $rc -ne 0 ] && rc=1 ;;
     stress) out=$("$binary" "$structure" --fault "$name" --ops 400000 --quiet 2>&1); rc=$?
             want='replay: \./lfcheck stress' ;;
+    lin)    out=$("$binary" "$structure" --fault "$name" --scenarios 200 --seed 1 --quiet 2>&1); rc=$?
+            want='shrunk in [0-9]+ runs to: ' ;;
   esac
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ $rc -ne 1 ]; then

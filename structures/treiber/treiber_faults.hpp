@@ -15,6 +15,7 @@ enum class TreiberFault {
   relaxed_take_all,  // take_all's detaching RMW is relaxed instead of acquire
   relaxed_pop,       // pop's head load and CAS are relaxed instead of acquire
   take_all_drops_last,  // take_all returns the bottom node to the pool unread
+  pop_gives_up,      // pop reports "empty" when a push beat its head CAS
 };
 
 template <>
@@ -41,6 +42,13 @@ struct FaultTraits<TreiberFault> {
        "take_all hands every value but the bottom one to the caller: the bottom value "
        "is lost (a sequential bug every layer should see)",
        "", "model,props,stress"},
+      {TreiberFault::pop_gives_up, "treiber.pop_gives_up",
+       "pop reports the stack empty when its head CAS lost to a push onto the node it tried to "
+       "pop, instead of retrying: the values stay in the stack, so every count, drain and "
+       "invariant holds, but a pop said empty while the stack held values throughout (only "
+       "linearizability sees it)",
+       "a try-pop that turns a lost CAS race into 'empty' (bounded-retry pops in hand-rolled stacks)",
+       "lin"},
   };
 };
 

@@ -249,6 +249,12 @@ class TreiberStack {
         // Failure acquire: the retry reads the new top's link.
         if (head.compare_exchange_weak(old, next_head(old, next), claim_order(), claim_order()))
           return i;
+        if constexpr (Fault == TreiberFault::pop_gives_up && Link == &Node::live_next) {
+          // FAULT: a push that landed on the node we tried to pop is taken for "the
+          // stack is busy": reported as empty. (Relaxed: any value of the link will do.)
+          const std::uint32_t top = index(old);
+          if (top != kNil && (nodes[top].*Link).load(std::memory_order_relaxed) == i) return kNil;
+        }
         Sync::spin_hint();
       }
     }
