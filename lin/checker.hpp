@@ -31,8 +31,9 @@
 //  sub-history is checked alone from S::initial() (P-compositionality: Horn & Kroening,
 //  "Faster linearizability checking via P-compositionality", FORTE 2015; linearizability
 //  is local, Herlihy & Wing 1990, so the whole is linearizable iff every part is).
-//  Partitions are checked in increasing key order and share one budget; the first one
-//  that is not linearizable ends the check.
+//  Partitions are checked smallest first (ties: lower key first), so a failure in a small
+//  partition is found before a large one can spend the budget; they share one budget, and
+//  the first partition that is not linearizable, or is cut short, ends the check.
 //  program_order is weaker than real time (it is sequential consistency over the
 //  scenario's program order), and that is not local: threads A: wx(1); ry()->0 and
 //  B: wy(1); rx()->0 pass per register and fail as a whole (the example Herlihy & Wing 1990 give for sequential consistency).
@@ -50,6 +51,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -71,7 +73,8 @@ namespace lfcheck::lin {
 
 namespace detail {
 
-// The ops of each partition key, in increasing key order (one group without S::partition).
+// The ops of each partition key, smallest partition first (ties: lower key first); one
+// group without S::partition.
 template <Spec S>
 std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>> partition_groups(const History<S>& h) {
   if constexpr (!HasPartition<S>) {
@@ -81,7 +84,11 @@ std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>> partition_groups
   } else {
     std::map<std::uint64_t, std::vector<std::size_t>> by_key;
     for (std::size_t i = 0; i < h.ops.size(); ++i) by_key[spec_partition<S>(h.ops[i].call)].push_back(i);
-    return {std::make_move_iterator(by_key.begin()), std::make_move_iterator(by_key.end())};
+    std::vector<std::pair<std::uint64_t, std::vector<std::size_t>>> groups(std::make_move_iterator(by_key.begin()),
+                                                                           std::make_move_iterator(by_key.end()));
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    return groups;
   }
 }
 
@@ -152,24 +159,20 @@ Report check(const History<S>& h, const Budget& budget = {}) {
 
   const auto groups = detail::partition_groups(h);
   std::vector<std::vector<std::size_t>> linearizations;
-  bool unknown = false;
   for (const auto& [key, members] : groups) {
     auto [verdict, best, blocked] = search(members);
     if (verdict == Verdict::linearizable) {
       linearizations.push_back(std::move(best));
       continue;
     }
-    if (verdict == Verdict::not_linearizable || !unknown) {  // the first unknown, or a failure
-      report.partition = HasPartition<S> ? spec_partition_name<S>(key) : std::string();
-      report.partition_key = key;
-      report.best = std::move(best);
-      report.blocked = std::move(blocked);
-      report.exhausted = meter.exhausted();
-    }
-    if (verdict == Verdict::not_linearizable) return finish(verdict);
-    unknown = true;  // later partitions may still fail outright
+    // not linearizable, or cut short (the budget is spent: the partitions left would be too)
+    report.partition = HasPartition<S> ? spec_partition_name<S>(key) : std::string();
+    report.partition_key = key;
+    report.best = std::move(best);
+    report.blocked = std::move(blocked);
+    report.exhausted = meter.exhausted();
+    return finish(verdict);
   }
-  if (unknown) return finish(Verdict::unknown);
   if (groups.size() == 1) {
     report.best = std::move(linearizations.front());
     return finish(Verdict::linearizable);
