@@ -33,21 +33,22 @@ Report permutation_search(const History<S>& h, const Budget& budget = {}) {
   std::vector<bool> placed(n, false);
   std::uint64_t placed_mask = 0;  // program_order
   std::vector<std::size_t> path;
-  detail::LongestPath longest;
+  detail::LongestPath longest(n);
   Report report;
 
-  const auto ready = [&](std::size_t i) {
-    if (h.order == Order::program_order) return (pred[i] & ~placed_mask) == 0;
-    for (std::size_t x = 0; x < n; ++x)
-      if (!placed[x] && h.ops[x].response < h.ops[i].invoke) return false;
-    return true;
-  };
   // true: a complete order was found (path holds it); false: none below this node,
   // or the budget ran out (meter.exhausted() then says so).
   const auto dfs = [&](auto& self, const typename S::State& state) -> bool {
     if (path.size() == n) return true;
+    // real_time: an op may come next iff it was invoked no later than every response
+    // still unplaced (x precedes it iff x.response < its invoke).
+    std::uint64_t first_response = ~std::uint64_t{0};
+    if (h.order == Order::real_time)
+      for (std::size_t x = 0; x < n; ++x)
+        if (!placed[x] && h.ops[x].response < first_response) first_response = h.ops[x].response;
     for (std::size_t i = 0; i < n; ++i) {
-      if (placed[i] || !ready(i)) continue;
+      if (placed[i]) continue;
+      if (h.order == Order::program_order ? (pred[i] & ~placed_mask) != 0 : h.ops[i].invoke > first_response) continue;
       typename S::State next = state;
       if (!spec_step<S>(next, h.ops[i].call, h.ops[i].result)) continue;
       if (!meter.visit()) return false;

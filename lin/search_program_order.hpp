@@ -50,12 +50,13 @@ SearchOutcome search_program_order(const History<S>& h, std::span<const std::siz
   std::vector<Frame> path;
   path.reserve(n + 1);
   MemoTable<State, std::uint64_t> memo(4 * n + 8);
-  LongestPath longest;
+  LongestPath longest(n);
   SearchOutcome out;
+  State s;  // the candidate state: assigned, not constructed, so its storage is reused
 
   if (!meter.visit()) return out;
   {
-    State s = S::initial();
+    s = S::initial();
     const std::uint64_t hash = pair_hash(mix64(0), spec_state_hash<S>(s));
     const auto [slot, found] = memo.find(hash, [](const auto&) { return false; });
     (void)found;
@@ -78,7 +79,7 @@ SearchOutcome search_program_order(const History<S>& h, std::span<const std::siz
     const auto i = static_cast<std::uint32_t>(std::countr_zero(top.untried));
     top.untried &= top.untried - 1;
     const Operation<S>& op = h.ops[members[i]];
-    State s = memo[top.entry].state;
+    s = memo[top.entry].state;
     if (!spec_step<S>(s, op.call, op.result)) continue;
     const std::uint64_t done = top.done | (std::uint64_t{1} << i);
     const std::uint64_t hash = pair_hash(mix64(done), spec_state_hash<S>(s));

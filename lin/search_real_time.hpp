@@ -113,8 +113,9 @@ SearchOutcome search_real_time(const History<S>& h, std::span<const std::size_t>
   };
   std::vector<Frame> path;
   path.reserve(n);
-  LongestPath longest;
+  LongestPath longest(n);
   SearchOutcome out;
+  State s;  // the candidate state: assigned, not constructed, so its storage is reused
   const auto to_members = [&](const std::vector<std::uint32_t>& ranks) {
     std::vector<std::uint32_t> m;
     m.reserve(ranks.size());
@@ -125,7 +126,7 @@ SearchOutcome search_real_time(const History<S>& h, std::span<const std::size_t>
   if (!meter.visit()) return out;
   std::uint32_t current;
   {
-    State s = S::initial();
+    s = S::initial();
     const std::uint64_t hash = pair_hash(0, spec_state_hash<S>(s));
     const auto [slot, found] = memo.find(hash, [](const auto&) { return false; });
     (void)found;
@@ -137,7 +138,7 @@ SearchOutcome search_real_time(const History<S>& h, std::span<const std::size_t>
     if (!node_is_return[e]) {
       const std::uint32_t r = node_rank[e];
       const Operation<S>& op = h.ops[members[member_of_rank[r]]];
-      State s = memo[current].state;
+      s = memo[current].state;
       if (spec_step<S>(s, op.call, op.result)) {
         const std::uint32_t old_lo = lo, old_hi = hi;
         add(r);

@@ -7,7 +7,8 @@
 // over an entry vector; each entry keeps its full 64-bit hash, the search's key for the
 // linearized set, and a copy of the model state. The searches keep their current state
 // *in* the table (a path frame holds an entry index), so a step costs one copy of the
-// state (into the candidate), which moves into the table when the pair is new.
+// state (assigned into one reused candidate), which moves into the table when the pair is
+// new.
 // Cost: O(1) expected per lookup plus the spec's State operator== on a full-hash match.
 //
 // LongestPath: keeps `best` equal to the longest path the search has held, in amortised
@@ -143,6 +144,7 @@ class MemoTable {
 // the search).
 class LongestPath {
  public:
+  explicit LongestPath(std::size_t ops) { best_.reserve(ops); }
   // The path became path[0..depth] by pushing `op` at position depth.
   template <class PathAt>
   void pushed(std::size_t depth, std::uint32_t op, PathAt&& path_at) {
