@@ -18,8 +18,10 @@ seed and budget and compares operations per second. With --cachegrind DRIVER
 (and valgrind installed) the branchless/branchy heap driver runs under
 cachegrind's branch simulation: deterministic counts of conditional branches and
 mispredictions, written under "cachegrind" and compared as mispredictions.
-Writes {"cores":N,"comparisons":[{"name","ratio","params"}]} and, with --plot,
-an SVG bar chart.
+A benchmark that stops with an error (a search that runs out of its budget) has no
+time to compare: it is listed under "unfinished" with its message.
+Writes {"cores":N,"comparisons":[{"name","ratio","params"}],"unfinished":[...]} and,
+with --plot, an SVG bar chart.
 """
 import argparse
 import json
@@ -29,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain")
+BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation")
 PERCENTILES = ("p50", "p99")
 # Google Benchmark's own suffixes, the same for both variants: not part of the params.
 TIMING_SUFFIXES = ("manual_time", "real_time")
@@ -46,7 +48,8 @@ def run_benchmarks(binary, smoke, repetitions):
         cmd += [f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true",
                 "--benchmark_enable_random_interleaving=true"]
     if smoke:  # every benchmark function, but not its largest sizes (they take seconds per pass)
-        cmd.append("--benchmark_filter=-(pending:100000|backlog:100000|timers:1000000)")
+        cmd.append("--benchmark_filter=-(pending:100000|backlog:100000|timers:1000000|"
+                   "permutation/history/.*ops:10000|held:16)")
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stdout)
@@ -111,6 +114,23 @@ def comparisons_from(doc):
                                            "metric": f"speedup = baseline {pc} latency / candidate {pc} latency",
                                            "candidate_ns": round(b[f"{pc}_ns"], 1),
                                            "baseline_ns": round(bb[f"{pc}_ns"], 1)}})
+    return out
+
+
+def unfinished_from(doc):
+    """Benchmarks that stopped with an error (e.g. a search that ran out of its budget):
+    no time to compare, so they are listed with their message instead."""
+    out, seen = [], set()
+    for b in doc["benchmarks"]:
+        if not b.get("error_occurred"):
+            continue
+        parts = [p for p in b.get("run_name", b["name"]).split("/") if p not in TIMING_SUFFIXES]
+        parts = [p for p in parts if not p.startswith(("iterations:", "repeats:"))]
+        if len(parts) < 2 or tuple(parts) in seen:
+            continue
+        seen.add(tuple(parts))
+        out.append({"name": parts[0], "variant": parts[1], "args": "/".join(parts[2:]),
+                    "error": b.get("error_message", "")})
     return out
 
 
@@ -209,9 +229,11 @@ def main():
     ap.add_argument("--repetitions", type=int, default=3,
                     help="runs of each benchmark; the median is compared (default 3; smoke: 1)")
     a = ap.parse_args()
-    comparisons = []
+    comparisons, unfinished = [], []
     for binary in a.bench:
-        comparisons += comparisons_from(run_benchmarks(binary, a.smoke, a.repetitions))
+        doc = run_benchmarks(binary, a.smoke, a.repetitions)
+        comparisons += comparisons_from(doc)
+        unfinished += unfinished_from(doc)
     if a.tsan_stress and a.plain_stress:
         ops = 20000 if a.smoke else 2000000
         plain = stress_ops_per_second(a.plain_stress, ops)
@@ -234,7 +256,9 @@ def main():
     for c in comparisons:
         p = c["params"]
         args = p["args"] + (f' [{p["statistic"]}]' if "statistic" in p else "")
-        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<8} {args:<36} {c["ratio"]:>9.3f}x')
+        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {args:<44} {c["ratio"]:>9.3f}x')
+    for u in unfinished:
+        print(f'  {u["name"]:<36} {u["variant"]:>10} {u["args"]}: did not finish ({u["error"]})')
     for r in cachegrind:
         print(f'  cachegrind {r["variant"]:>10} {r["pattern"]:<6} n={r["n"]}: {r["instructions"]} instructions, '
               f'{r["branches"]} conditional branches, {r["mispredicted"]} mispredicted')
@@ -243,6 +267,8 @@ def main():
             doc = {"cores": cores, "comparisons": comparisons}
             if cachegrind:
                 doc["cachegrind"] = cachegrind
+            if unfinished:
+                doc["unfinished"] = unfinished
             json.dump(doc, f, indent=1)
     if a.plot:
         write_svg(a.plot, comparisons, cores)
