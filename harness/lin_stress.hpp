@@ -20,6 +20,8 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
+#include <atomic>
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
@@ -185,6 +187,89 @@ struct LinScenariosWorkload {
   }
 };
 
+// Long histories: T threads (--threads) run random calls from the spec on one
+// fresh Subject, kHistoryCalls calls in all; every call's invoke and response are
+// stamped by one monotonic clock (a seq_cst fence before the response stamp: on
+// x86 it drains the store buffer, so what the call did is visible to every thread
+// by then), kept in per-thread buffers, and at the quiescent point after the round
+// the whole history is checked in real-time order (lin/search_real_time.hpp), then
+// the next history starts on a new Subject. A spec may name a HistorySpec, an
+// instance sized for histories this long (specs/treiber_spec.hpp).
+constexpr std::uint64_t kHistoryCalls = 10000;
+
+template <class S>
+struct history_spec { using type = S; };
+template <class S>
+  requires requires { typename S::HistorySpec; }
+struct history_spec<S> { using type = typename S::HistorySpec; };
+
+template <class Outer, typename Outer::Fault F>
+struct LinHistoryWorkload {
+  using S = typename history_spec<Outer>::type;
+  static void run(StressRun& run) {
+    const unsigned n = run.options().threads;
+    const std::uint64_t per_thread = (kHistoryCalls + n - 1) / n;
+    using Subject = typename S::template Subject<StdSync, F>;
+    auto subject = std::make_unique<Subject>();
+    std::vector<std::vector<typename S::Call>> calls(n);
+    std::vector<std::vector<Operation<S>>> done(n);
+    std::uint64_t history = 0, checked = 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto now_ns = [start] {
+      return static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+    };
+    // The calls of history h, thread t: a pure function of (seed, h, t).
+    auto prepare = [&] {
+      for (unsigned t = 0; t < n; ++t) {
+        const auto gen = S::gen_call(spec::Slot{spec::Where::parallel, t, n});
+        calls[t].clear();
+        done[t].clear();
+        done[t].reserve(per_thread);
+        rc::Random random(rc::Random::Key{run.options().seed, history, t, 0x6869737472ull});
+        for (std::uint64_t i = 0; i < per_thread; ++i) calls[t].push_back(gen(random.split(), rc::kNominalSize).value());
+      }
+    };
+    prepare();
+    auto op = [&](unsigned t, std::mt19937_64&) {
+      Operation<S> rec;
+      rec.call = calls[t][done[t].size()];
+      rec.thread = t;
+      rec.invoke = now_ns();
+      rec.result = subject->run(rec.call, t);
+      // seq_cst: everything the call did is globally visible before its response
+      // stamp (pairs with no load in particular: it is a store-buffer drain).
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      rec.response = now_ns();
+      done[t].push_back(rec);
+      run.describe(t, "call", static_cast<std::uint64_t>(done[t].size()), 0);
+    };
+    auto at_quiescence = [&] {
+      if constexpr (requires { subject->check_invariants(); }) {
+        if (const char* broken = subject->check_invariants()) return run.fail(std::string("check_invariants: ") + broken);
+      }
+      History<S> h;
+      h.order = Order::real_time;
+      for (auto& d : done) h.ops.insert(h.ops.end(), d.begin(), d.end());
+      const Report report = check(h, Budget{20'000'000, 60});
+      checked += h.ops.size();
+      if (report.verdict != Verdict::linearizable) {
+        std::printf("\nlin %s (real threads, %s): history %llu of %zu calls FAILED: %s\n\n%s",
+                    S::name, kSanitizerName, static_cast<unsigned long long>(history), h.ops.size(),
+                    report.words().c_str(), render_table(h, report).c_str());
+        return run.fail(report.verdict == Verdict::unknown ? "LINEARIZABILITY UNKNOWN: " + report.words()
+                                                           : "NOT LINEARIZABLE: " + report.words());
+      }
+      ++history;
+      subject = std::make_unique<Subject>();  // every thread waits at the barrier
+      prepare();
+    };
+    run.run_rounds(op, at_quiescence, per_thread);
+    run.set_count("histories", history);
+    run.set_count("calls_checked", checked);
+  }
+};
+
 template <class S>
 struct LinStressRegistrar {
   LinStressRegistrar() {
@@ -195,6 +280,12 @@ struct LinStressRegistrar {
          "linearizability of generated scenarios from the spec, on real threads from a start line",
          [](StressRun& run, std::string_view fault) {
            return with_fault<Fault>(fault, [&](auto f) { LinScenariosWorkload<S, decltype(f)::value>::run(run); });
+         }});
+    stress_registry().push_back(
+        {S::name, "lin.history",
+         "linearizability of 10,000-call histories on real threads, in real-time order",
+         [](StressRun& run, std::string_view fault) {
+           return with_fault<Fault>(fault, [&](auto f) { LinHistoryWorkload<S, decltype(f)::value>::run(run); });
          }});
   }
 };

@@ -36,6 +36,7 @@ struct TreiberSpecOf {
   static constexpr const char* name = "treiber";
   using Fault = TreiberFault;
   static constexpr std::uint32_t kCapacity = Capacity;
+  using HistorySpec = TreiberSpecOf<16384>;  // the instance long histories use
 
   enum class Op : std::uint8_t { push, pop, take_all, for_each };
 
@@ -44,10 +45,20 @@ struct TreiberSpecOf {
     std::int32_t value = 0;  // push: 1..9
   };
 
+  // A result whose size does not grow with the capacity: take_all and for_each
+  // keep how many values they got, an order-sensitive digest of all of them (the
+  // comparison), and the first few (the table).
+  static constexpr unsigned kShown = 8;
   struct Result {
     Op op = Op::pop;
-    std::uint8_t n = 0;  // push: 1 stored, 0 refused; pop: 1 got a value, 0 empty; take_all/for_each: how many
-    std::int32_t values[kCapacity] = {};  // pop: values[0]; take_all/for_each: top first
+    std::uint32_t n = 0;       // push: 1 stored, 0 refused; pop: 1 got a value, 0 empty; take_all/for_each: how many
+    std::uint64_t digest = 0;  // take_all/for_each: every value, in order
+    std::int32_t shown[kShown] = {};  // pop: shown[0]; take_all/for_each: the first values, top first
+    void add(std::int32_t v) {
+      if (n < kShown) shown[n] = v;
+      digest = (digest ^ static_cast<std::uint32_t>(v)) * 0x100000001b3ull + n;
+      ++n;
+    }
     bool operator==(const Result&) const = default;
   };
 
@@ -65,7 +76,7 @@ struct TreiberSpecOf {
 
   static Result top_down(Op op, const State& s) {
     Result r{op};
-    for (auto it = s.values.rbegin(); it != s.values.rend(); ++it) r.values[r.n++] = *it;
+    for (auto it = s.values.rbegin(); it != s.values.rend(); ++it) r.add(*it);
     return r;
   }
 
@@ -77,8 +88,8 @@ struct TreiberSpecOf {
         return {Op::push, 1};
       case Op::pop: {
         if (s.values.empty()) return {Op::pop, 0};
-        Result r{Op::pop, 1};
-        r.values[0] = s.values.back();
+        Result r{Op::pop};
+        r.add(s.values.back());
         s.values.pop_back();
         return r;
       }
@@ -105,11 +116,12 @@ struct TreiberSpecOf {
   static std::string show(const Result& r) {
     switch (r.op) {
       case Op::push: return r.n ? "true" : "false";
-      case Op::pop: return r.n ? std::to_string(r.values[0]) : "empty";
+      case Op::pop: return r.n ? std::to_string(r.shown[0]) : "empty";
       case Op::take_all:
       case Op::for_each: {
         std::string s = "[";
-        for (unsigned i = 0; i < r.n; ++i) s += (i ? " " : "") + std::to_string(r.values[i]);
+        for (unsigned i = 0; i < r.n && i < kShown; ++i) s += (i ? " " : "") + std::to_string(r.shown[i]);
+        if (r.n > kShown) s += " ... (" + std::to_string(r.n) + " values)";
         return s + "]";
       }
     }
@@ -137,17 +149,17 @@ struct TreiberSpecOf {
           return {Op::push, static_cast<std::uint8_t>(stack.push(c.value))};
         case Op::pop: {
           Result r{Op::pop};
-          r.n = stack.pop(r.values[0]);
+          std::int32_t v = 0;
+          if (stack.pop(v)) r.add(v);
           return r;
         }
         case Op::take_all:
         case Op::for_each: {
           Result r{c.op};
+          // A broken stack (a cycle) could hand out values forever: stop counting
+          // past capacity, which no correct result reaches.
           auto collect = [&r](std::int32_t v) {
-            if (r.n < kCapacity) r.values[r.n] = v;
-            // A broken stack can hand out more than capacity values: count them,
-            // so the result cannot equal any the model gives.
-            if (r.n < 255) ++r.n;
+            if (r.n <= kCapacity) r.add(v);
           };
           if (c.op == Op::take_all) stack.take_all(collect);
           else stack.for_each(collect);
@@ -160,6 +172,9 @@ struct TreiberSpecOf {
   };
 };
 
+// Generated scenarios: 32 >= the most pushes a scenario has. Long histories
+// (lin.history: 10,000 calls on one stack) check TreiberSpecOf<16384>, which no
+// history of that length fills either.
 using TreiberSpec = TreiberSpecOf<32>;
 
 }  // namespace lfcheck::specs
