@@ -30,8 +30,10 @@ constexpr unsigned kMaxThreads = 3;
 constexpr unsigned kMaxOpsPerThread = 8;
 constexpr unsigned kMaxPrefix = 4;
 constexpr unsigned kMaxSuffix = 4;
-// The thread number the table shows for prefix and suffix calls.
-constexpr std::uint32_t kSetupThread = 0xFFFFFFFFu;
+// The thread number prefix and suffix calls run as (Subject::run's argument) and
+// are shown under (the table's "init"/"post" rows): they run alone, ordered with
+// every thread, as the owner (spec::Slot::owner()).
+constexpr std::uint32_t kSetupThread = 0;
 
 struct Shape {
   unsigned threads = 3;   // at most; generated scenarios have 2..threads
