@@ -15,10 +15,6 @@ using namespace lfcheck::lin::examples;
 using namespace lfcheck::lin::testing_support;
 
 using Reg = RegisterSpec;
-constexpr Reg::Call write(int v) { return {true, v}; }
-constexpr Reg::Call read() { return {false, 0}; }
-constexpr ContainerCall put(int v) { return {true, v}; }
-constexpr ContainerCall take() { return {false, 0}; }
 constexpr Phase kPre = Phase::prefix, kPar = Phase::parallel, kPost = Phase::suffix;
 
 TEST(ProgramOrder, ThreadsOfTheParallelPartInterleaveFreely) {

@@ -14,10 +14,6 @@ using namespace lfcheck::lin::examples;
 using namespace lfcheck::lin::testing_support;
 
 using Reg = RegisterSpec;
-constexpr Reg::Call write(int v) { return {true, v}; }
-constexpr Reg::Call read() { return {false, 0}; }
-constexpr ContainerCall put(int v) { return {true, v}; }
-constexpr ContainerCall take() { return {false, 0}; }
 
 TEST(RealTimeRegister, ReadSeesAConcurrentWrite) {
   // write(1) overlaps both reads: it can fall between them.
