@@ -12,6 +12,7 @@
 //               local: the checker must not trust the partitions alone in program_order).
 // BagSpec       put(v) -> void, take() -> any value held | empty: non-deterministic, checked
 //               through step(); apply() takes the smallest (the generators' choice).
+// CollidingStackSpec  StackSpec whose states all hash to 0.
 #pragma once
 
 #include <algorithm>
@@ -206,6 +207,12 @@ struct BagSpec : ContainerSpecBase {  // State: sorted, so equal bags are equal 
   }
   using ContainerSpecBase::show;
   static std::string show(const Call& c) { return c.put ? "put(" + std::to_string(c.value) + ")" : "take()"; }
+};
+
+// StackSpec with every state hashed alike: the memo must then tell states apart by
+// operator== alone (the hash only narrows the candidates).
+struct CollidingStackSpec : StackSpec {
+  static std::size_t hash(const State&) { return 0; }
 };
 
 // Short names for calls in hand-written histories.
