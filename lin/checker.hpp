@@ -14,6 +14,7 @@
 //    after it.
 //  - unknown: a budget (Budget::max_states nodes, Budget::max_seconds) ran out first.
 //    Never reported as either verdict above.
+//  - check() keeps no state between calls: it may run on several threads at once.
 //  - Histories are checked as given: a real_time op whose response precedes its invoke
 //    throws std::invalid_argument; a program_order partition of more than 64 ops throws
 //    std::length_error.
