@@ -143,6 +143,15 @@ TEST(RealTimeSet, TheFailingPartitionIsNamed) {
   EXPECT_EQ(r.blocked, (std::vector<std::size_t>{4}));
 }
 
+TEST(RealTimeRegisters, ADefaultPartitionNameIsNotSaidTwice) {
+  // RegistersSpec has no show_partition: the key is shown as "partition N".
+  using R2 = RegistersSpec;
+  const History<R2> h = real_time<R2>({timed<R2>(0, R2::Call{1, true, 1}, 0, 0, 1), timed<R2>(1, R2::Call{1, false, 0}, 0, 2, 3)});
+  const Report r = expect_verdict(h, Verdict::not_linearizable);
+  EXPECT_EQ(r.partition, "partition 1");
+  EXPECT_EQ(r.words(), "no sequential order of these operations gives these results (partition 1)");
+}
+
 TEST(RealTimeBag, NonDeterministicTakeThroughStep) {
   // take() may return any value held: 2 before 1 is fine, though apply() would take 1.
   using B = BagSpec;
