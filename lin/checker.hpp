@@ -14,6 +14,7 @@
 //    after it.
 //  - unknown: a budget (Budget::max_states nodes, Budget::max_seconds) ran out first.
 //    Never reported as either verdict above.
+//  - check() keeps no state between calls: it may run on several threads at once.
 //  - Histories are checked as given: a real_time op whose response precedes its invoke
 //    throws std::invalid_argument; a program_order partition of more than 64 ops throws
 //    std::length_error.
@@ -35,23 +36,26 @@
 //  partition is found before a large one can spend the budget; they share one budget, and
 //  the first partition that is not linearizable, or is cut short, ends the check.
 //  program_order is weaker than real time (it is sequential consistency over the
-//  scenario's program order), and that is not local: threads A: wx(1); ry()->0 and
-//  B: wy(1); rx()->0 pass per register and fail as a whole (the example Herlihy & Wing 1990 give for sequential consistency).
-//  So for program_order a failing partition is final, but passing partitions are
-//  confirmed by merging their orders into one, and when they do not merge the whole
-//  history is searched unpartitioned (at most 64 ops).
+//  scenario's program order), which is not local (Herlihy & Wing 1990): threads
+//  A: wx(1); ry()->0 and B: wy(1); rx()->0 pass per register and fail as a whole. So for
+//  program_order a failing partition is final, but passing partitions are confirmed by
+//  merging their orders into one, and when they do not merge the whole history is
+//  searched unpartitioned (at most 64 ops).
 //
 // Cost
 //  Deciding linearizability is NP-complete in general (Gibbons & Korach 1997); the memo
-//  bounds the search by (sets of ops reachable in the order) x (distinct model states),
-//  which for histories with few ops running at once is close to linear in their length.
+//  bounds the search by (sets of ops reachable in the order) x (distinct model states).
+//  With few ops running at once and results that soon pin the state down (a container
+//  holding a few values) that is close to linear in the history's length; a container
+//  that holds many values in an order the history leaves open makes it exponential in
+//  their number (bench/lin_checker_bench.cpp, held:16).
 //  Memory: one model state and a few words per memo entry (a Budget of 10M states with
 //  large states can take gigabytes: size the budget to the spec).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <map>
 #include <numeric>
 #include <optional>

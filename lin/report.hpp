@@ -37,14 +37,20 @@ struct Report {
   std::vector<std::size_t> blocked;
   std::string exhausted;          // unknown only: which budget ran out ("max_states 1000", "max_seconds 10")
 
+  // "partition what=3" (a spec's show_partition), "partition 3" (its default), "" (none).
+  std::string partition_words() const {
+    if (partition.empty() || partition.rfind("partition ", 0) == 0) return partition;
+    return "partition " + partition;
+  }
+
   std::string words() const {
-    const std::string where = partition.empty() ? "" : " (partition " + partition + ")";
+    const std::string where = partition.empty() ? "" : " (" + partition_words() + ")";
     switch (verdict) {
       case Verdict::linearizable: return "linearizable";
       case Verdict::not_linearizable: return "no sequential order of these operations gives these results" + where;
       case Verdict::unknown: {
         std::string detail = exhausted;
-        if (!partition.empty()) detail += (detail.empty() ? "" : ", ") + std::string("partition ") + partition;
+        if (!partition.empty()) detail += (detail.empty() ? "" : ", ") + partition_words();
         return "unknown: budget exhausted after " + std::to_string(states) + " states" +
                (detail.empty() ? "" : " (" + detail + ")");
       }

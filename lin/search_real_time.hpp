@@ -1,5 +1,5 @@
 // Wing–Gong search with Lowe's memoisation for Order::real_time, in the event-list
-// formulation (Lowe 2017 §4; porcupine's checkSingle is the same shape).
+// formulation of Lowe 2017 (porcupine's search has the same shape).
 //
 // Design: the 2n call and return events of one partition sorted by time (a call before a
 // return at the same time: "x precedes y" needs x.response < y.invoke strictly) form a

@@ -150,7 +150,7 @@ std::string render_table(const History<S>& h, const Report& report) {
   }
   out += elided_after;
   if (!report.partition.empty())
-    out += "(only partition " + report.partition + ": " + std::to_string(shown.size()) + " of " +
+    out += "(only " + report.partition_words() + ": " + std::to_string(shown.size()) + " of " +
            std::to_string(h.ops.size()) + " operations)\n";
   out += report.words() + "\n";
   return out;

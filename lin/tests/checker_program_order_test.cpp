@@ -15,10 +15,6 @@ using namespace lfcheck::lin::examples;
 using namespace lfcheck::lin::testing_support;
 
 using Reg = RegisterSpec;
-constexpr Reg::Call write(int v) { return {true, v}; }
-constexpr Reg::Call read() { return {false, 0}; }
-constexpr ContainerCall put(int v) { return {true, v}; }
-constexpr ContainerCall take() { return {false, 0}; }
 constexpr Phase kPre = Phase::prefix, kPar = Phase::parallel, kPost = Phase::suffix;
 
 TEST(ProgramOrder, ThreadsOfTheParallelPartInterleaveFreely) {
@@ -126,6 +122,7 @@ TEST(ProgramOrderRegisters, PassingPartitionsAreNotEnough) {
                                            placed<R2>(kPar, 1, wy, 0), placed<R2>(kPar, 1, rx, 0)});
   const Report r = expect_verdict(h, Verdict::not_linearizable);
   EXPECT_EQ(r.partition, "");
+  EXPECT_EQ(r.words(), "no sequential order of these operations gives these results");
   // With one read seeing the other thread's write, the partitions' orders merge.
   History<R2> ok = h;
   ok.ops[3].result = 1;

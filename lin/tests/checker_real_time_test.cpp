@@ -14,10 +14,6 @@ using namespace lfcheck::lin::examples;
 using namespace lfcheck::lin::testing_support;
 
 using Reg = RegisterSpec;
-constexpr Reg::Call write(int v) { return {true, v}; }
-constexpr Reg::Call read() { return {false, 0}; }
-constexpr ContainerCall put(int v) { return {true, v}; }
-constexpr ContainerCall take() { return {false, 0}; }
 
 TEST(RealTimeRegister, ReadSeesAConcurrentWrite) {
   // write(1) overlaps both reads: it can fall between them.
@@ -145,6 +141,15 @@ TEST(RealTimeSet, TheFailingPartitionIsNamed) {
   EXPECT_EQ(r.words(), "no sequential order of these operations gives these results (partition key=3)");
   for (std::size_t i : r.best) EXPECT_EQ(h.ops[i].call.key, 3);
   EXPECT_EQ(r.blocked, (std::vector<std::size_t>{4}));
+}
+
+TEST(RealTimeRegisters, ADefaultPartitionNameIsNotSaidTwice) {
+  // RegistersSpec has no show_partition: the key is shown as "partition N".
+  using R2 = RegistersSpec;
+  const History<R2> h = real_time<R2>({timed<R2>(0, R2::Call{1, true, 1}, 0, 0, 1), timed<R2>(1, R2::Call{1, false, 0}, 0, 2, 3)});
+  const Report r = expect_verdict(h, Verdict::not_linearizable);
+  EXPECT_EQ(r.partition, "partition 1");
+  EXPECT_EQ(r.words(), "no sequential order of these operations gives these results (partition 1)");
 }
 
 TEST(RealTimeBag, NonDeterministicTakeThroughStep) {

@@ -12,6 +12,7 @@
 //               local: the checker must not trust the partitions alone in program_order).
 // BagSpec       put(v) -> void, take() -> any value held | empty: non-deterministic, checked
 //               through step(); apply() takes the smallest (the generators' choice).
+// CollidingStackSpec  StackSpec whose states all hash to 0.
 #pragma once
 
 #include <algorithm>
@@ -72,17 +73,27 @@ struct RegisterSpec {
   static Result random_result(const Call& c, Rng& rng) { return c.write ? 0 : static_cast<int>(rng() % 4); }
 };
 
-// Queue and stack: the same calls, one container, different ends.
+// Queue, stack and bag: the same calls on one container of ints; they differ in which
+// value a take returns (apply, step) and in the names they show.
 struct ContainerCall {
-  bool put = false;  // enq/push; else deq/pop
+  bool put = false;  // enq/push/put; else deq/pop/take
   int value = 0;
 };
 
-struct QueueSpec {
-  using State = std::vector<int>;  // front first
+struct ContainerSpecBase {
+  using State = std::vector<int>;
   using Call = ContainerCall;
   using Result = Value;
   static State initial() { return {}; }
+  static std::size_t hash(const State& s) { return hash_ints(s); }
+  static std::string show(const Result& r) { return show_value(r); }
+  static Call random_call(Rng& rng) {
+    return rng() % 2 ? Call{true, static_cast<int>(1 + rng() % 3)} : Call{false, 0};
+  }
+  static Result random_result(const Call& c, Rng& rng) { return c.put ? kVoid : random_taken(rng); }
+};
+
+struct QueueSpec : ContainerSpecBase {  // State: front first
   static Result apply(State& s, const Call& c) {
     if (c.put) {
       s.push_back(c.value);
@@ -93,20 +104,11 @@ struct QueueSpec {
     s.erase(s.begin());
     return some(v);
   }
-  static std::size_t hash(const State& s) { return hash_ints(s); }
+  using ContainerSpecBase::show;
   static std::string show(const Call& c) { return c.put ? "enq(" + std::to_string(c.value) + ")" : "deq()"; }
-  static std::string show(const Result& r) { return show_value(r); }
-  static Call random_call(Rng& rng) {
-    return rng() % 2 ? Call{true, static_cast<int>(1 + rng() % 3)} : Call{false, 0};
-  }
-  static Result random_result(const Call& c, Rng& rng) { return c.put ? kVoid : random_taken(rng); }
 };
 
-struct StackSpec {
-  using State = std::vector<int>;  // top last
-  using Call = ContainerCall;
-  using Result = Value;
-  static State initial() { return {}; }
+struct StackSpec : ContainerSpecBase {  // State: top last
   static Result apply(State& s, const Call& c) {
     if (c.put) {
       s.push_back(c.value);
@@ -117,13 +119,8 @@ struct StackSpec {
     s.pop_back();
     return some(v);
   }
-  static std::size_t hash(const State& s) { return hash_ints(s); }
+  using ContainerSpecBase::show;
   static std::string show(const Call& c) { return c.put ? "push(" + std::to_string(c.value) + ")" : "pop()"; }
-  static std::string show(const Result& r) { return show_value(r); }
-  static Call random_call(Rng& rng) {
-    return rng() % 2 ? Call{true, static_cast<int>(1 + rng() % 3)} : Call{false, 0};
-  }
-  static Result random_result(const Call& c, Rng& rng) { return c.put ? kVoid : random_taken(rng); }
 };
 
 struct SetSpec {
@@ -186,11 +183,7 @@ struct RegistersSpec {
   static Result random_result(const Call& c, Rng& rng) { return c.write ? 0 : static_cast<int>(rng() % 3); }
 };
 
-struct BagSpec {
-  using State = std::vector<int>;  // sorted: equal bags, equal states
-  using Call = ContainerCall;
-  using Result = Value;
-  static State initial() { return {}; }
+struct BagSpec : ContainerSpecBase {  // State: sorted, so equal bags are equal states
   static Result apply(State& s, const Call& c) {
     if (c.put) {
       s.insert(std::upper_bound(s.begin(), s.end(), c.value), c.value);
@@ -212,13 +205,20 @@ struct BagSpec {
     s.erase(it);
     return true;
   }
-  static std::size_t hash(const State& s) { return hash_ints(s); }
+  using ContainerSpecBase::show;
   static std::string show(const Call& c) { return c.put ? "put(" + std::to_string(c.value) + ")" : "take()"; }
-  static std::string show(const Result& r) { return show_value(r); }
-  static Call random_call(Rng& rng) {
-    return rng() % 2 ? Call{true, static_cast<int>(1 + rng() % 3)} : Call{false, 0};
-  }
-  static Result random_result(const Call& c, Rng& rng) { return c.put ? kVoid : random_taken(rng); }
 };
+
+// StackSpec with every state hashed alike: the memo must then tell states apart by
+// operator== alone (the hash only narrows the candidates).
+struct CollidingStackSpec : StackSpec {
+  static std::size_t hash(const State&) { return 0; }
+};
+
+// Short names for calls in hand-written histories.
+constexpr RegisterSpec::Call write(int v) { return {true, v}; }
+constexpr RegisterSpec::Call read() { return {false, 0}; }
+constexpr ContainerCall put(int v) { return {true, v}; }
+constexpr ContainerCall take() { return {false, 0}; }
 
 }  // namespace lfcheck::lin::examples

@@ -107,12 +107,12 @@ void long_histories_pass(Order order, std::size_t cases) {
 
 template <class S>
 class SelfCheck : public ::testing::Test {};
-using Specs = ::testing::Types<RegisterSpec, QueueSpec, StackSpec, SetSpec, RegistersSpec, BagSpec>;
+using Specs = ::testing::Types<RegisterSpec, QueueSpec, StackSpec, SetSpec, RegistersSpec, BagSpec, CollidingStackSpec>;
 class SpecNames {
  public:
   template <class S>
   static std::string GetName(int i) {
-    static const char* const names[] = {"register", "queue", "stack", "set", "registers", "bag"};
+    static const char* const names[] = {"register", "queue", "stack", "set", "registers", "bag", "colliding_stack"};
     return names[i];
   }
 };

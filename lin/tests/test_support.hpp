@@ -28,24 +28,13 @@ namespace testing_support {
 template <class S>
 Operation<S> timed(std::uint32_t thread, typename S::Call call, typename S::Result result, std::uint64_t invoke,
                    std::uint64_t response) {
-  Operation<S> op;
-  op.call = call;
-  op.result = result;
-  op.thread = thread;
-  op.invoke = invoke;
-  op.response = response;
-  return op;
+  return {call, result, thread, Phase::parallel, invoke, response};
 }
 
 // An op of a program_order history.
 template <class S>
 Operation<S> placed(Phase phase, std::uint32_t thread, typename S::Call call, typename S::Result result) {
-  Operation<S> op;
-  op.call = call;
-  op.result = result;
-  op.thread = thread;
-  op.phase = phase;
-  return op;
+  return {call, result, thread, phase, 0, 0};
 }
 
 template <class S>
