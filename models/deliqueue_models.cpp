@@ -8,6 +8,7 @@ LFCHECK_MODEL(DeliFault, ProducersVsSweep);
 LFCHECK_MODEL(DeliFault, SleepWakeRace);
 LFCHECK_MODEL(DeliFault, SleepWakeClock);
 LFCHECK_MODEL(DeliFault, QuitVsEnqueue);
+LFCHECK_MODEL(DeliFault, QuitVsQuit);
 LFCHECK_MODEL(DeliFault, BarrierAsync);
 LFCHECK_MODEL(DeliFault, QuitVsWakers);
 LFCHECK_MODEL(DeliFault, QuitUnsafeVsProducer);

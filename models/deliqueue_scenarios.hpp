@@ -163,6 +163,27 @@ struct QuitVsEnqueue : Common<Sync, F> {
   }
 };
 
+// Two quits race, and each quitter then posts: whichever quit() returns false
+// ("already quit") must leave the queue refusing posts, like the one that won
+// (a quit() that answered false before the winner's sentinel was on the stack
+// let its caller's next post be accepted).
+template <class Sync, DeliFault F>
+struct QuitVsQuit : Common<Sync, F> {
+  static constexpr const char* name = "quit_vs_quit";
+  static constexpr const char* description = "2 threads: quit(unsafe), then post; both posts must be refused";
+  static constexpr unsigned threads = 2;
+  bool won[2] = {};
+  void thread(unsigned i) {
+    won[i] = this->q.quit(false);
+    Sync::check(!this->post(static_cast<int>(i) + 1, 0), "enqueue accepted after quit() returned (true or false)");
+  }
+  void after() {
+    Sync::check(won[0] != won[1], "not exactly one quit() returned true");
+    Sync::check(this->q.next() == nullptr, "next() after quit did not return nullptr");
+    this->invariants();
+  }
+};
+
 // A sync barrier with async messages: the producer posts a barrier, then a sync
 // and an async message, all due. The Looper's first delivery must be the async
 // one (the sync one waits behind the barrier); after it removes the barrier the

@@ -239,10 +239,18 @@ class DeliQueue {
   // Pushes the quit sentinel: every later enqueue fails. safe: messages due at
   // the time of quit are still delivered, later ones are discarded; !safe: all
   // pending messages are discarded. Returns false if the queue had already quit.
+  // A quit() that loses to another one returns only once the winner's sentinel
+  // is on the stack, so "already quit" holds when it says so: every post its
+  // caller makes afterwards fails (it waits while the winner runs the three
+  // steps between its claim of the sentinel and its push).
   bool quit(bool safe) {
     // Acq_rel: only one quitter may write the sentinel's fields (pairs with itself).
-    if (sentinel_.flags.fetch_or(msg_flags::in_use, std::memory_order_acq_rel) & msg_flags::in_use)
+    if (sentinel_.flags.fetch_or(msg_flags::in_use, std::memory_order_acq_rel) & msg_flags::in_use) {
+      // Acquire: pairs with the winner's release push of the sentinel (which
+      // stays the top for good: it is never unlinked and nothing links above it).
+      while (top_.v.load(std::memory_order_acquire) != &sentinel_) Sync::spin_hint();
       return false;
+    }
     sentinel_.flags.store(msg_flags::quit | msg_flags::in_use | (safe ? msg_flags::safe : 0),
                           std::memory_order_relaxed);  // published by the push's release CAS
     sentinel_.when.store(clock_.now());  // published by the push's release CAS
