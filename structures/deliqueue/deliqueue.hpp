@@ -113,7 +113,17 @@
 //   queued and unclaimed for the whole call, false if none was at any point.
 //   Relaxed `next` loads suffice: every node a walk reaches was pushed before the
 //   top it read (pushes and unlinks of top_ are all RMWs, one release sequence),
-//   so the payload it reads is ordered by the acquire load of top_.
+//   so the payload it reads is ordered by the (acquire half of the) load of top_.
+//   Seq_cst, not only release/acquire, for what decides what a walk or a sweep
+//   sees: the pushes' CAS on top_, the claims' CAS on flags, and the loads of
+//   top_ and of flags by traversals and the Looper's sweep. With acquire/release
+//   a thread that posts and then walks, and one that claims and then walks,
+//   could each miss the other's write (store buffering): say the first sees a
+//   message unclaimed that the second had claimed before, while the second's walk
+//   misses the first's post — a pair of results no order of the calls explains
+//   (lfcheck lin's removal spec found it under Relacy). One total order of these
+//   accesses rules it out. Cost: none on x86 (loads stay plain moves, the RMWs
+//   were locked already); on ARMv8 the flag loads become load-acquires.
 //   Reclamation: unlinked messages are retired into TraversalEpochs and come
 //   back from take_reclaimed() (removed ones with the removed bit still set)
 //   only once no traversal can reach them; queue-owned barriers are freed then.
@@ -279,6 +289,7 @@ class DeliQueue {
       std::uint64_t w0 = wake_.v.load(std::memory_order_acquire);
       if constexpr (Fault == DeliFault::quit_skips_sweep) quit_without_sweep();  // FAULT
       sweep();
+      if (swept_claimed_ && !confirm_sweep()) continue;  // a push came since: sweep it too
       const std::int64_t now = clock_.now();
       if (quitting_) {  // never parks from here on: the wake resource is gone
         if (!quit_processed_) process_quit();
@@ -396,11 +407,12 @@ class DeliQueue {
     Msg* first = nullptr;
     Msg* last = nullptr;
     std::size_t n = 0;
-    // Acquire: pairs with every push's release CAS (one release sequence, see
-    // "Removal" above): the payload of every node reached is visible.
-    for (Msg* m = top_.v.load(std::memory_order_acquire); m; m = load_next(m)) {
-      // Relaxed: the claim CAS below decides; this only filters.
-      std::uint32_t f = m->flags.load(std::memory_order_relaxed);
+    // Seq_cst ("Removal": one order with the pushes and claims); its acquire
+    // half pairs with every push's CAS (one release sequence): the payload of
+    // every node reached is visible.
+    for (Msg* m = top_.v.load(std::memory_order_seq_cst); m; m = load_next(m)) {
+      // Seq_cst ("Removal"); the claim CAS below decides, this only filters.
+      std::uint32_t f = m->flags.load(std::memory_order_seq_cst);
       if (!claimable(f) || !pred(static_cast<const Msg&>(*m))) continue;
       if (!claim(m, f)) continue;  // claimed by someone else meanwhile
       // Relaxed: the chain is published by the free-list CAS in push_removed.
@@ -418,10 +430,10 @@ class DeliQueue {
     typename Sync::operation op("has_messages");
     const unsigned e = epochs_.enter();
     bool found = false;
-    // Acquire: as in remove_messages.
-    for (Msg* m = top_.v.load(std::memory_order_acquire); m && !found; m = load_next(m)) {
-      // Relaxed: a snapshot of whether m is still queued and unclaimed.
-      found = claimable(m->flags.load(std::memory_order_relaxed)) && pred(static_cast<const Msg&>(*m));
+    // Seq_cst: as in remove_messages.
+    for (Msg* m = top_.v.load(std::memory_order_seq_cst); m && !found; m = load_next(m)) {
+      // Seq_cst ("Removal"): whether m is still queued and unclaimed.
+      found = claimable(m->flags.load(std::memory_order_seq_cst)) && pred(static_cast<const Msg&>(*m));
     }
     epochs_.exit(e);
     return found;
@@ -566,7 +578,7 @@ class DeliQueue {
 
   static constexpr std::memory_order publish_order() {
     return Fault == DeliFault::relaxed_publish ? std::memory_order_relaxed  // FAULT
-                                               : std::memory_order_release;
+                                               : std::memory_order_seq_cst;
   }
 
   bool push(Msg* m, std::int64_t when, std::uint32_t extra) {
@@ -597,8 +609,10 @@ class DeliQueue {
       }
       // Relaxed: published by the CAS below.
       m->next.store(top, std::memory_order_relaxed);
-      // Success release: pairs with the sweep's acquire load of top_ (m's fields
-      // and link are visible to the Looper). Failure relaxed: retry with the new top.
+      // Success seq_cst ("Removal": one order with the claims and the loads of
+      // traversals and sweeps); its release half pairs with the sweep's load of
+      // top_ (m's fields and link are visible to the Looper). Failure relaxed:
+      // retry with the new top.
       if (top_.v.compare_exchange_strong(top, m, publish_order(), std::memory_order_relaxed)) break;
       Sync::spin_hint();
     }
@@ -693,10 +707,16 @@ class DeliQueue {
   // claimant's earlier reads of the message before the winner's later hand-back
   // (the loser's failed CAS reads our value); the acquire half pairs with
   // a previous claimant's release (none in a correct run: a claim happens once).
-  // Failure relaxed: the caller only learns that it lost.
+  // Success seq_cst rather than only acq_rel: one order with the pushes and the
+  // loads of traversals and sweeps ("Removal").
+  // Failure acquire: pairs with the winner's release half, so the loser's later
+  // steps see what the winner did before it claimed — the Looper, re-sweeping
+  // after a remover won its delivery claim, sees a post that remover made
+  // before (with a relaxed failure it could read an older top and deliver past
+  // that post: lfcheck lin's removal spec found such a poll under Relacy).
   static bool claim(Msg* m, std::uint32_t f) {
-    return m->flags.compare_exchange_strong(f, f | msg_flags::removed, std::memory_order_acq_rel,
-                                            std::memory_order_relaxed);
+    return m->flags.compare_exchange_strong(f, f | msg_flags::removed, std::memory_order_seq_cst,
+                                            std::memory_order_acquire);
   }
   // Pushes a chain first..last (linked by free_next) of claimed messages.
   void push_removed(Msg* first, Msg* last) {
@@ -763,9 +783,10 @@ class DeliQueue {
 
   // Sweeps the pushes since the last sweep into the heaps. Returns true if any.
   bool sweep_stack() {
-    // Acquire: pairs with every push's release CAS (all writes of top_ are RMWs,
-    // so this synchronizes with every push below the top it reads).
-    Msg* const top = top_.v.load(std::memory_order_acquire);
+    // Seq_cst ("Removal"); its acquire half pairs with every push's CAS (all
+    // writes of top_ are RMWs, so this synchronizes with every push below the
+    // top it reads).
+    Msg* const top = top_.v.load(std::memory_order_seq_cst);
     if (top == swept_top_) return false;
     Msg* above = nullptr;
     Msg* n = top;
@@ -784,7 +805,8 @@ class DeliQueue {
         // just above the last seen top) never reaches a heap. Links stay intact.
         if (m == above && m != top) continue;
       }
-      const std::uint32_t f = m->flags.load(std::memory_order_relaxed);
+      // Seq_cst ("Removal"): whether a remover claimed it, in one order with the claims.
+      const std::uint32_t f = m->flags.load(std::memory_order_seq_cst);
       if (f & msg_flags::quit) {
         quitting_ = true;
         quit_safe_ = f & msg_flags::safe;
@@ -794,6 +816,7 @@ class DeliQueue {
       }
       if ((f & msg_flags::removed) && RFault != RemovalFault::removed_into_heap) {  // FAULT when inserted
         m->heap_index.store(-1);  // claimed by a remover: its drain unlinks it
+        swept_claimed_ = true;    // claimed after our top read, maybe: see confirm_sweep
         continue;
       }
       std::int64_t seq;
@@ -808,6 +831,24 @@ class DeliQueue {
     }
     swept_top_ = top;
     return true;
+  }
+
+  // A sweep reads the top once and each message's flags later: a message it
+  // skipped as claimed may have been claimed after that read, by a remover that
+  // had posted something before — which the sweep then missed, though it was
+  // queued before the claim it saw. Deciding from such a view breaks the
+  // delivery order (and a poll could answer "nothing due" while one of the two
+  // was queued throughout: lfcheck lin's removal spec found it). So after a sweep
+  // that skipped a claimed message the Looper reads the top again: unchanged, no
+  // push came since the sweep's read and its view is that of this instant (true);
+  // changed, it sweeps again (false). Looper only.
+  bool confirm_sweep() {
+    swept_claimed_ = false;
+    // Acquire fence: pairs with the claims' release half read by the sweep's
+    // relaxed flag loads, so the load below sees every push made before them.
+    Sync::fence(std::memory_order_acquire);
+    // Acquire: pairs with the pushes' release CAS (as the sweep's own load).
+    return top_.v.load(std::memory_order_acquire) == swept_top_;
   }
 
   // The message next() would deliver, and the time it is due (kNever if none).
@@ -1043,6 +1084,7 @@ class DeliQueue {
   std::int64_t seq_ = 0;        // ordinary posts: counts up from 1
   std::int64_t front_seq_ = 0;  // posts at front: counts down from -1
   bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;
+  bool swept_claimed_ = false;  // a sweep skipped a claimed message since the last confirm_sweep
   std::int64_t quit_when_ = 0;
   Msg* discarded_ = nullptr;
   DroppedFn on_dropped_ = nullptr;  // set before sharing; called by the Looper
