@@ -1,19 +1,21 @@
 // DeliQueue properties (RapidCheck on GoogleTest), all on a virtual clock:
 //  - the (when, insertSeq) comparator's laws over all of int64, extremes included;
-//  - a state machine of DeliQueue (and of LockedMessageQueue) against a
-//    sequential reference model: an ordered multiset by (when, insertSeq) with
-//    the barrier, async, at-front and quit rules;
+//  - the spec's state machine (specs/deliqueue_spec.hpp, the one reference
+//    model: a priority queue by (when, insertSeq) with the barrier, async,
+//    at-front and quit rules), on DeliQueue and, through the same spec with a
+//    second Subject (LockedBaselineSpec below), on LockedMessageQueue;
 //  - identical observable behaviour of DeliQueue and LockedMessageQueue on the
 //    same random sequential scenarios;
 //  - the wake protocol with a real Looper thread: a post due before the Looper's
-//    deadline wakes it, a post due after it does not.
-// `./lfcheck props deliqueue --fault F` (LFCHECK_FAULT) runs the first three on
-// the variant with seeded fault F; the wake test always runs the correct queue
-// (a lost wake-up there would hang rather than fail; the models catch those).
+//    deadline wakes it, a post due after it does not;
+//  - quit's contract with an on_dropped callback: every accepted post comes
+//    back exactly once (delivered or reported dropped), refused ones untouched.
+// `./lfcheck props deliqueue --fault F` (LFCHECK_FAULT) runs all but the wake
+// test on the variant with seeded fault F; the wake test always runs the correct
+// queue (a lost wake-up there would hang rather than fail; the models catch those).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
-#include <rapidcheck/state.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +28,8 @@
 #include <vector>
 
 #include "property_tests/fault_selection.hpp"
+#include "property_tests/spec_state_machine.hpp"
+#include "specs/deliqueue_spec.hpp"
 #include "structures/deliqueue/deliqueue.hpp"
 #include "structures/deliqueue/locked_message_queue.hpp"
 
@@ -87,90 +91,10 @@ TEST(deliqueue, comparator_laws_over_all_int64) {
   });
 }
 
-// ---- the reference model ----------------------------------------------------------
-struct Item {
-  int id;  // 0 for barriers
-  std::int64_t when, seq;
-  bool async, barrier;
-  std::uint64_t token;
-};
-
-struct QueueModel {
-  std::int64_t now = 0, seq = 0, front = 0;
-  std::uint64_t tokens = 0;
-  int next_id = 1;
-  bool quitting = false, quit_safe = false, processed = false;
-  std::int64_t quit_when = 0;
-  std::vector<Item> items;
-
-  static bool before(const Item& a, const Item& b) { return reference(a.when, a.seq, b.when, b.seq) < 0; }
-  // The message next() would deliver (due or not), or -1: the head, or behind a
-  // barrier at the head the earliest async message.
-  int candidate() const {
-    int head = -1;
-    for (int i = 0; i < int(items.size()); ++i)
-      if (head < 0 || before(items[i], items[head])) head = i;
-    if (head < 0 || !items[head].barrier) return head;
-    int a = -1;
-    for (int i = 0; i < int(items.size()); ++i)
-      if (items[i].async && !items[i].barrier && (a < 0 || before(items[i], items[a]))) a = i;
-    return a;
-  }
-  bool post(std::int64_t when, bool async, bool at_front) {
-    const int id = next_id++;
-    if (quitting) return false;
-    items.push_back({id, at_front ? kWhenFront : when, at_front ? --front : ++seq, async, false, 0});
-    return true;
-  }
-  std::uint64_t post_barrier() {
-    const std::uint64_t t = ++tokens;
-    if (quitting) return 0;
-    items.push_back({0, now, ++seq, false, true, t});
-    return t;
-  }
-  bool remove_barrier(std::uint64_t token) {
-    for (auto it = items.begin(); it != items.end(); ++it)
-      if (it->barrier && it->token == token) {
-        items.erase(it);
-        return true;
-      }
-    return false;
-  }
-  void discard_if(bool all, std::vector<int>& discarded) {
-    std::vector<Item> keep;
-    for (auto& it : items)
-      if (all || !quit_safe || it.when > quit_when) {
-        if (!it.barrier) discarded.push_back(it.id);
-      } else {
-        keep.push_back(it);
-      }
-    items = keep;
-  }
-  // One poll(): the id delivered (0: none) and the ids discarded by quit.
-  int poll(std::vector<int>& discarded) {
-    if (quitting && !processed) {
-      discard_if(false, discarded);
-      processed = true;
-    }
-    const int c = candidate();
-    if (c >= 0 && items[c].when <= now) {
-      const int id = items[c].id;
-      items.erase(items.begin() + c);
-      return id;
-    }
-    if (quitting) discard_if(true, discarded);
-    return 0;
-  }
-  int peek() const {
-    const int c = candidate();
-    return c < 0 ? 0 : (items[c].barrier ? -1 : items[c].id);
-  }
-  bool is_idle() const {
-    const int c = candidate();
-    return c < 0 || items[c].when > now;
-  }
-};
-
+// ---- DeliQueue vs LockedMessageQueue --------------------------------------------
+// A differential test (no model): the same random sequential calls on both
+// queues must give the same observable results. The spec's state machine is at
+// the end of the file.
 constexpr int kPool = 160;
 
 template <class Queue>
@@ -179,159 +103,8 @@ struct Sut {
   Queue q;
 };
 
-template <class Queue>
-using Cmd = rc::state::Command<QueueModel, Sut<Queue>>;
-
 int id_of(Message<>* m) { return m ? static_cast<int>(m->what.load()) : 0; }
 
-template <class Queue>
-void check(Sut<Queue>& s) {
-  if (const char* e = s.q.check_invariants()) RC_FAIL(std::string("check_invariants: ") + e);
-}
-
-template <class Queue>
-struct Post : Cmd<Queue> {
-  std::int64_t offset = *rc::gen::weightedOneOf<std::int64_t>(
-      {{6, rc::gen::inRange<std::int64_t>(-3, 6)}, {1, rc::gen::elementOf(std::vector<std::int64_t>{kMin, kMax, kMax / 2})}});
-  bool async = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}});
-  bool at_front = *rc::gen::weightedOneOf<bool>({{5, rc::gen::just(false)}, {1, rc::gen::just(true)}});
-  void checkPreconditions(const QueueModel& m) const override { RC_PRE(m.next_id < kPool); }
-  void apply(QueueModel& m) const override { m.post(sat_add(m.now, offset), async, at_front); }
-  void run(const QueueModel& m, Sut<Queue>& s) const override {
-    auto* msg = &s.msgs[m.next_id];
-    msg->what.store(m.next_id);
-    msg->set_async(async);
-    const bool ok = at_front ? s.q.enqueue_at_front(msg) : s.q.enqueue(msg, sat_add(m.now, offset));
-    RC_ASSERT(ok == !m.quitting);
-    if (!ok) RC_ASSERT(!msg->in_use());
-    check(s);
-  }
-  void show(std::ostream& os) const override {
-    os << (at_front ? "enqueue_at_front(" : "enqueue(now+") << (at_front ? 0 : offset) << (async ? ", async)" : ")");
-  }
-};
-
-template <class Queue>
-struct PostBarrier : Cmd<Queue> {
-  void apply(QueueModel& m) const override { m.post_barrier(); }
-  void run(const QueueModel& m, Sut<Queue>& s) const override {
-    QueueModel copy = m;
-    RC_ASSERT(s.q.post_sync_barrier() == copy.post_barrier());
-    check(s);
-  }
-  void show(std::ostream& os) const override { os << "post_sync_barrier()"; }
-};
-
-template <class Queue>
-struct RemoveBarrier : Cmd<Queue> {
-  unsigned pick = *rc::gen::inRange<unsigned>(0, 8);  // 0..5: a live barrier if any; else an unknown token
-  std::uint64_t token(const QueueModel& m) const {
-    std::vector<std::uint64_t> live;
-    for (auto& it : m.items)
-      if (it.barrier) live.push_back(it.token);
-    if (pick < 6 && !live.empty()) return live[pick % live.size()];
-    return pick == 6 ? m.tokens : m.tokens + 1000;  // maybe removed already; never posted
-  }
-  void apply(QueueModel& m) const override { m.remove_barrier(token(m)); }
-  void run(const QueueModel& m, Sut<Queue>& s) const override {
-    QueueModel copy = m;
-    const bool expect = copy.remove_barrier(token(m));
-    RC_ASSERT((s.q.remove_sync_barrier(token(m)) == BarrierRemoval::removed) == expect);
-    check(s);
-  }
-  void show(std::ostream& os) const override { os << "remove_sync_barrier(pick " << pick << ")"; }
-};
-
-template <class Queue>
-struct Advance : Cmd<Queue> {
-  std::int64_t dt = *rc::gen::weightedOneOf<std::int64_t>(
-      {{6, rc::gen::inRange<std::int64_t>(0, 4)}, {1, rc::gen::elementOf(std::vector<std::int64_t>{100, kMax})}});
-  void apply(QueueModel& m) const override { m.now = sat_add(m.now, dt); }
-  void run(const QueueModel& m, Sut<Queue>& s) const override {
-    s.q.advance_clock(sat_add(m.now, dt));
-    check(s);
-  }
-  void show(std::ostream& os) const override { os << "advance_clock(+" << dt << ")"; }
-};
-
-template <class Queue>
-struct Poll : Cmd<Queue> {
-  void apply(QueueModel& m) const override {
-    std::vector<int> d;
-    m.poll(d);
-  }
-  void run(const QueueModel& m, Sut<Queue>& s) const override {
-    QueueModel copy = m;
-    std::vector<int> want_discarded;
-    const int want = copy.poll(want_discarded);
-    Message<>* got = s.q.poll();
-    RC_ASSERT(id_of(got) == want);
-    if (got) RC_ASSERT(!got->in_use());
-    std::vector<int> discarded;
-    for (auto* d = s.q.take_discarded(); d; d = d->free_next.load(std::memory_order_relaxed))
-      discarded.push_back(id_of(d));
-    std::sort(discarded.begin(), discarded.end());
-    std::sort(want_discarded.begin(), want_discarded.end());
-    RC_ASSERT(discarded == want_discarded);
-    check(s);
-  }
-  void show(std::ostream& os) const override { os << "poll()"; }
-};
-
-template <class Queue>
-struct PeekIdle : Cmd<Queue> {
-  void run(const QueueModel& m, Sut<Queue>& s) const override {
-    Message<>* p = s.q.peek();
-    RC_ASSERT((p ? (p->is_barrier() ? -1 : id_of(p)) : 0) == m.peek());
-    RC_ASSERT(s.q.is_idle() == m.is_idle());
-    check(s);
-  }
-  void show(std::ostream& os) const override { os << "peek(); is_idle()"; }
-};
-
-template <class Queue>
-struct Quit : Cmd<Queue> {
-  bool safe = *rc::gen::arbitrary<bool>();
-  void checkPreconditions(const QueueModel& m) const override { RC_PRE(!m.quitting); }
-  void apply(QueueModel& m) const override {
-    m.quitting = true;
-    m.quit_safe = safe;
-    m.quit_when = m.now;
-  }
-  void run(const QueueModel&, Sut<Queue>& s) const override {
-    RC_ASSERT(s.q.quit(safe));
-    RC_ASSERT(!s.q.quit(safe));
-    check(s);
-  }
-  void show(std::ostream& os) const override { os << "quit(" << (safe ? "safe" : "unsafe") << ")"; }
-};
-
-template <class Queue>
-bool state_machine(const char* what) {
-  return rc::check(what, [] {
-    QueueModel model;
-    auto sut = std::make_unique<Sut<Queue>>();
-    rc::state::check(model, *sut,
-                     rc::state::gen::execOneOfWithArgs<Post<Queue>, Post<Queue>, Post<Queue>, PostBarrier<Queue>,
-                                                       RemoveBarrier<Queue>, Advance<Queue>, Poll<Queue>,
-                                                       Poll<Queue>, PeekIdle<Queue>, Quit<Queue>>());
-  });
-}
-
-TEST(deliqueue, state_machine_matches_reference_model) {
-  with_selected_fault<DeliFault>([](auto fault) {
-    constexpr DeliFault F = decltype(fault)::value;
-    using Q = DeliQueue<StdSync, F, VirtualClock<>>;
-    EXPECT_TRUE(state_machine<Q>("DeliQueue agrees with the ordered-multiset model (barriers, async, at-front, quit)"));
-  });
-}
-
-TEST(deliqueue, locked_baseline_matches_reference_model) {
-  using L = LockedMessageQueue<StdSync, VirtualClock<>>;
-  EXPECT_TRUE(state_machine<L>("LockedMessageQueue agrees with the ordered-multiset model"));
-}
-
-// ---- DeliQueue vs LockedMessageQueue --------------------------------------------
 struct Op {
   int kind;  // 0..3 post, 4 at front, 5 barrier, 6 remove barrier, 7 advance, 8..10 poll
   std::int64_t arg;
@@ -471,3 +244,21 @@ TEST(deliqueue, quit_reports_every_accepted_post) {
 
 }  // namespace
 }  // namespace lfcheck
+
+// The spec's state machine on DeliQueue (LFCHECK_FAULT selects the variant) ...
+LFCHECK_SPEC_PROPS(lfcheck::specs::DeliQueueSpec, deliqueue)
+
+// ... and on the locked baseline: the same spec (model, generators, calls) with
+// a Subject over LockedMessageQueue, which has the same API and no faults (a
+// seeded DeliQueue fault leaves it unchanged).
+namespace lfcheck {
+struct LockedBaselineSpec : specs::DeliQueueSpec {
+  static constexpr const char* name = "deliqueue (LockedMessageQueue baseline)";
+  template <class Sync, DeliFault>
+  struct Subject : QueueSubject<LockedMessageQueue<Sync, VirtualClock<Sync>>, Sync> {};
+};
+}  // namespace lfcheck
+
+TEST(deliqueue, locked_baseline_matches_spec) {
+  EXPECT_TRUE(lfcheck::props::check_spec_state_machine<lfcheck::LockedBaselineSpec>());
+}

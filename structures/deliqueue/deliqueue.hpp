@@ -236,7 +236,13 @@ class DeliQueue {
   std::uint64_t post_sync_barrier_at(std::int64_t when) {
     Msg* b = Sync::template create<Msg>();
     // Relaxed: only uniqueness matters; the push below publishes the token.
-    const std::uint64_t token = next_token_.v.fetch_add(1, std::memory_order_relaxed) + 1;
+    std::uint64_t token;
+    if constexpr (Fault == DeliFault::barrier_token_race) {
+      token = next_token_.v.load(std::memory_order_relaxed) + 1;  // FAULT: load, then a separate store
+      next_token_.v.store(token, std::memory_order_relaxed);
+    } else {
+      token = next_token_.v.fetch_add(1, std::memory_order_relaxed) + 1;
+    }
     b->arg.store(static_cast<std::int64_t>(token));
     b->flags.store(msg_flags::barrier, std::memory_order_relaxed);  // not shared yet
     if (!push(b, when, msg_flags::barrier)) {

@@ -20,6 +20,7 @@ enum class DeliFault {
   stale_backlink,         // after a failed top CAS the Looper unlinks without sweeping again
   wake_without_guard,     // an enqueuer wakes the Looper without a reference on the wake resource
   quit_skips_sweep,       // on the sentinel at the top the Looper quits without sweeping below it
+  barrier_token_race,     // a barrier's token is drawn by a load and a separate store, not one fetch_add
 };
 
 template <>
@@ -72,6 +73,15 @@ struct FaultTraits<DeliFault> {
        "processes quit without sweeping the messages pushed just before it: posts that "
        "returned true are neither delivered nor reported as dropped (silently lost)",
        "a post accepted but never run nor removed at quit", "model,stress"},
+      {DeliFault::barrier_token_race, "deliqueue.barrier_token_race",
+       "post_sync_barrier_at draws its token with a load and a separate store instead of one "
+       "fetch_add: two barriers posted at once get the same token, and remove_sync_barrier(token) "
+       "removes whichever it finds first (every count, drain and invariant still holds; only "
+       "barriers posted concurrently by two threads show it)",
+       "a non-atomic read-modify-write of a shared id counter (lost update: two callers get the "
+       "same id), as when a lock-protected `mNextBarrierToken++` is ported to lock-free code "
+       "without making the increment atomic",
+       "lin"},
   };
 };
 
