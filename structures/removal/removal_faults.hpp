@@ -19,6 +19,7 @@ enum class RemovalFault {
   free_without_grace,   // reclamation hands messages back without waiting for traversals
   plain_next,           // traversal and unlink access `next` with plain (non-atomic) loads/stores
   relaxed_enter,        // a traversal joins its epoch with a relaxed CAS (no acquire)
+  retry_without_sweep,  // after losing its delivery claim, the Looper retries from the heap unswept
 };
 
 template <>
@@ -59,6 +60,14 @@ struct FaultTraits<RemovalFault> {
        "epoch flip, reads a link the Looper already replaced, and reaches a node whose grace "
        "period already ended (use after free)",
        "", "model"},
+      {RemovalFault::retry_without_sweep, "removal.retry_without_sweep",
+       "when a remover claims the Looper's candidate first, the Looper delivers the next due "
+       "message of its heap as it stands, without draining and sweeping again: a message posted "
+       "before that removal and due earlier is overtaken (nothing is lost or delivered twice; every "
+       "count, drain and invariant holds; only a remover winning the claim race shows it)",
+       "a retry after a lost CAS race that reuses the state read before the race instead of "
+       "re-reading it (a stale snapshot)",
+       "lin"},
   };
 };
 
