@@ -255,7 +255,7 @@ namespace lfcheck {
 struct LockedBaselineSpec : specs::DeliQueueSpec {
   static constexpr const char* name = "deliqueue (LockedMessageQueue baseline)";
   template <class Sync, DeliFault>
-  struct Subject : QueueSubject<LockedMessageQueue<Sync, VirtualClock<Sync>>, Sync> {};
+  struct Subject : QueueSubject<LockedMessageQueue<Sync, VirtualClock<Sync>>, Sync, specs::DeliQueueSpec::Pool<Sync>> {};
 };
 }  // namespace lfcheck
 

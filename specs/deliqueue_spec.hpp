@@ -23,22 +23,26 @@
 //   peek()                    the message poll would deliver next (due or not)
 //   is_idle()                 whether nothing is due
 //   quit(safe)                true the first time, false after
+//   now()                     the clock (any thread)
 // Messages are named m<thread>.<tag> (the thread that posted them, "s" for the
 // prefix/suffix/props thread), barriers b<thread>.<tag>; a remove_barrier names
-// the barrier by the first post of that name (the Subject keeps its token). In
+// the barrier by the latest post of that name (the Subject keeps its token). In
 // the parallel part it names only barriers its own thread or the prefix posted:
 // the Subject learns a token when post_sync_barrier_at returns, after the push,
 // so a barrier of another thread could be queued (and seen, e.g. by a
 // delivery it holds back) while its token is not known yet — a lag of the
-// Subject's bookkeeping, not of the queue.
+// Subject's bookkeeping, not of the queue. (The latest post of a name is decided
+// by its poster's own program order: no other thread races it.)
 //
 // Owner-only (the Looper; generated for thread 0 of the parallel part and for
 // the non-parallel slots): poll, peek, is_idle, remove_barrier. Any thread: the posts,
-// barriers and quit. The clock moves only where no call runs concurrently
+// barriers, now and quit. The clock moves only where no call runs concurrently
 // (poll(t) in the prefix, suffix and props): quit() reads the clock before it
 // pushes its sentinel (deliqueue.hpp, quit(): `sentinel_.when.store(clock_.now())`
 // before `link_top`), so with the clock moving at the same time the quit time
-// would be any clock value of quit's interval; a parallel poll() keeps the time.
+// would be any clock value of quit's interval (and poll(t) sets the clock before
+// its sweep: a concurrent now() could see t before the poll takes effect); a
+// parallel poll() keeps the time.
 //
 // Concurrent allowance (step): barrier tokens. post_sync_barrier_at draws its
 // token with a relaxed fetch_add before its push ("only uniqueness matters"),
@@ -49,6 +53,14 @@
 // acquire load of the top), a post at its push, quit at its sentinel push; only
 // the Looper claims, so no other thread can observe a message between the
 // Looper's sweep and its claim.
+//
+// Long histories (lin.history: 10,000 calls from up to 15 threads, real-time
+// order) use HistorySpec: the same model with a bigger message pool, and calls
+// that keep a long history meaningful and its queue short (gen_history_call):
+// no quit (it would refuse everything after it), no barriers (one only its
+// poster can name would hold sync messages back for good), every message due
+// at once, and posts from the other threads at a rate the one Looper keeps up
+// with. Scenarios cover quit, barriers and time.
 //
 // Not covered: next()/next_until() that park (a generated scenario has no
 // guaranteed waker: a parked Looper would hang, not fail; the wake protocol has
@@ -68,6 +80,7 @@
 #include <vector>
 
 #include "specs/message_pool.hpp"
+#include "specs/show_time.hpp"
 #include "specs/spec.hpp"
 #include "structures/deliqueue/deliqueue.hpp"
 
@@ -77,25 +90,18 @@ namespace deli_spec {
 
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
-constexpr std::uint8_t kSetupLabel = 3;  // prefix, suffix and props calls
-constexpr std::uint8_t kTags = 16;       // message tags per thread: id = label * kTags + tag
-constexpr std::uint8_t kBarrierTags = 2; // barrier tags per thread
-constexpr std::uint8_t kNone = 0xFF;     // no message
+constexpr std::uint8_t kTags = 16;        // message tags per thread: id = label * kTags + tag
+constexpr std::uint8_t kBarrierTags = 2;  // barrier tags per thread: name = label * kBarrierTags + tag
+constexpr unsigned kNames = (kSetupLabel + 1) * kBarrierTags;
+constexpr std::uint16_t kNone = 0xFFFF;   // no message
 constexpr unsigned kMaxDropped = 32;
 
 inline std::uint8_t label_of(spec::Slot slot) {
   return slot.concurrent() ? static_cast<std::uint8_t>(slot.thread) : kSetupLabel;
 }
 inline std::string show_label(unsigned label) { return label == kSetupLabel ? "s" : std::to_string(label); }
-inline std::string show_id(std::uint8_t id) {
+inline std::string show_id(std::uint16_t id) {
   return "m" + show_label(id / kTags) + "." + std::to_string(id % kTags);
-}
-inline std::string show_when(std::int64_t w) {
-  if (w == kMin) return "MIN";
-  if (w == kMax) return "MAX";
-  if (w < kMin + 8) return "MIN+" + std::to_string(w - kMin);
-  if (w > kMax - 8) return "MAX-" + std::to_string(kMax - w);
-  return std::to_string(w);
 }
 // Times for posts, barriers and polls: small ones (due or not), and the int64
 // extremes where a subtracting comparator overflows.
@@ -107,15 +113,16 @@ inline rc::Gen<std::int64_t> gen_time() {
 
 }  // namespace deli_spec
 
-struct DeliQueueSpec {
+// The model, the calls and their text: everything but the Subject's sizes.
+struct DeliQueueModel {
   static constexpr const char* name = "deliqueue";
   using Fault = DeliFault;
 
-  enum class Op : std::uint8_t { post, post_at_front, barrier, remove_barrier, poll, peek, idle, quit };
+  enum class Op : std::uint8_t { post, post_at_front, barrier, remove_barrier, poll, peek, idle, now, quit };
 
   struct Call {
     Op op = Op::poll;
-    std::uint8_t thread = deli_spec::kSetupLabel;  // the label of the thread it is generated for
+    std::uint8_t thread = kSetupLabel;  // the label of the thread it is generated for
     std::uint8_t tag = 0;    // post/post_at_front/barrier: the new message's tag; remove_barrier: the barrier's
     std::uint8_t owner = 0;  // remove_barrier: the label of the thread that posted the barrier
     bool async = false;      // post, post_at_front
@@ -127,15 +134,16 @@ struct DeliQueueSpec {
     Op op = Op::poll;
     std::uint8_t ok = 0;  // post: 1 accepted, 0 refused, 2 refused but touched; quit: 1 true;
                           // remove_barrier: 1 removed; idle: 1 idle
-    std::uint8_t id = deli_spec::kNone;  // poll: delivered; peek: the candidate
-    std::uint8_t n_dropped = 0;          // poll: how many quit dropped (ids: the first kMaxDropped, sorted)
-    std::uint8_t dropped[deli_spec::kMaxDropped] = {};
+    std::uint16_t id = deli_spec::kNone;  // poll: delivered; peek: the candidate
+    std::uint16_t n_dropped = 0;          // poll: how many quit dropped (ids: the first kMaxDropped, sorted)
+    std::uint16_t dropped[deli_spec::kMaxDropped] = {};
     std::uint64_t token = 0;             // barrier
+    std::int64_t time = 0;               // now
     bool operator==(const Result&) const = default;
   };
 
   struct Item {
-    std::uint8_t id = 0;  // message id, or barrier label * kBarrierTags + tag
+    std::uint16_t id = 0;  // message id, or barrier name (label * kBarrierTags + tag)
     bool async = false, barrier = false, named = false;  // named: the barrier remove_barrier finds by its name
     std::int64_t when = 0, seq = 0;
     auto key() const { return std::tie(id, async, barrier, named, when, seq); }
@@ -145,16 +153,15 @@ struct DeliQueueSpec {
   struct State {
     std::vector<Item> items;  // queued, in post order
     std::int64_t now = 0, seq = 0, front = 0;
-    std::uint64_t tokens = 0;       // apply: tokens handed out (the next one is tokens + 1)
-    std::uint64_t used_tokens = 0;  // step: bit k-1 set once token k was handed out
-    std::uint64_t named = 0;        // bit per barrier name once its first post was accepted
+    std::uint64_t tokens = 0;                // apply: tokens handed out (the next one is tokens + 1)
+    std::vector<std::uint64_t> used_tokens;  // step: the tokens handed out, sorted
     bool quitting = false, quit_safe = false, processed = false;
     std::int64_t quit_when = 0;
     bool operator==(const State&) const = default;
   };
   static std::size_t hash(const State& s) {
     std::size_t h = std::hash<std::int64_t>{}(s.now) ^ (s.seq * 31) ^ (s.front * 131) ^ (s.tokens * 7) ^
-                    (s.used_tokens * 1000003u) ^ (s.named * 17) ^ (s.quitting * 2 + s.quit_safe * 4 + s.processed * 8);
+                    (s.used_tokens.size() * 1000003u) ^ (s.quitting * 2 + s.quit_safe * 4 + s.processed * 8);
     for (const Item& i : s.items) h = h * 1000003u ^ (i.id + 256u * i.barrier) ^ std::hash<std::int64_t>{}(i.when) ^ (i.seq << 7);
     return h;
   }
@@ -177,7 +184,7 @@ struct DeliQueueSpec {
   }
   // Drops what the rule says (all, or for a safe quit what is due after the
   // quit time), listing the dropped messages (not barriers) in r.
-  static void drop(State& s, bool all, std::vector<std::uint8_t>& ids) {
+  static void drop(State& s, bool all, std::vector<std::uint16_t>& ids) {
     std::vector<Item> keep;
     for (const Item& it : s.items) {
       if (all || !s.quit_safe || it.when > s.quit_when) {
@@ -188,24 +195,26 @@ struct DeliQueueSpec {
     }
     s.items = std::move(keep);
   }
-  static void list_dropped(std::vector<std::uint8_t>& ids, Result& r) {
+  static void list_dropped(std::vector<std::uint16_t>& ids, Result& r) {
     std::sort(ids.begin(), ids.end());
-    r.n_dropped = static_cast<std::uint8_t>(std::min<std::size_t>(ids.size(), 255));
+    r.n_dropped = static_cast<std::uint16_t>(std::min<std::size_t>(ids.size(), 0xFFFF));
     for (std::size_t i = 0; i < ids.size() && i < deli_spec::kMaxDropped; ++i) r.dropped[i] = ids[i];
   }
-  static bool post(State& s, std::uint8_t id, std::int64_t when, bool async, bool front) {
+  static std::uint16_t message_id(const Call& c) { return static_cast<std::uint16_t>(c.thread * deli_spec::kTags + c.tag); }
+  static bool post(State& s, std::uint16_t id, std::int64_t when, bool async, bool front) {
     if (s.quitting) return false;
     s.items.push_back({id, async, false, false, front ? kWhenFront : when, front ? --s.front : ++s.seq});
     return true;
   }
-  static std::uint8_t barrier_name(std::uint8_t label, std::uint8_t tag) {
-    return static_cast<std::uint8_t>(label * deli_spec::kBarrierTags + tag);
+  static std::uint16_t barrier_name(std::uint8_t label, std::uint8_t tag) {
+    return static_cast<std::uint16_t>(label * deli_spec::kBarrierTags + tag);
   }
+  // A name means its latest accepted post: an older barrier of that name loses it.
   static void post_barrier(State& s, const Call& c) {
-    const std::uint8_t name = barrier_name(c.thread, c.tag);
-    const bool named = !(s.named >> name & 1);
-    s.named |= std::uint64_t{1} << name;
-    s.items.push_back({name, false, true, named, c.when, ++s.seq});
+    const std::uint16_t name = barrier_name(c.thread, c.tag);
+    for (Item& it : s.items)
+      if (it.barrier && it.id == name) it.named = false;
+    s.items.push_back({name, false, true, true, c.when, ++s.seq});
   }
 
   static Result apply(State& s, const Call& c) {
@@ -213,8 +222,7 @@ struct DeliQueueSpec {
     switch (c.op) {
       case Op::post:
       case Op::post_at_front:
-        r.ok = post(s, static_cast<std::uint8_t>(c.thread * deli_spec::kTags + c.tag), c.when, c.async,
-                    c.op == Op::post_at_front);
+        r.ok = post(s, message_id(c), c.when, c.async, c.op == Op::post_at_front);
         return r;
       case Op::barrier:
         // Tokens count every call, refused ones too (the fetch_add comes first).
@@ -224,7 +232,7 @@ struct DeliQueueSpec {
         post_barrier(s, c);
         return r;
       case Op::remove_barrier: {
-        const std::uint8_t name = barrier_name(c.owner, c.tag);
+        const std::uint16_t name = barrier_name(c.owner, c.tag);
         for (auto it = s.items.begin(); it != s.items.end(); ++it)
           if (it->barrier && it->named && it->id == name) {
             s.items.erase(it);
@@ -235,7 +243,7 @@ struct DeliQueueSpec {
       }
       case Op::poll: {
         if (c.flag) s.now = c.when;
-        std::vector<std::uint8_t> ids;
+        std::vector<std::uint16_t> ids;
         if (s.quitting && !s.processed) {
           drop(s, false, ids);
           s.processed = true;
@@ -260,6 +268,9 @@ struct DeliQueueSpec {
         r.ok = i < 0 || s.items[i].when > s.now;
         return r;
       }
+      case Op::now:
+        r.time = s.now;
+        return r;
       case Op::quit:
         if (s.quitting) return r;
         s.quitting = true;
@@ -278,9 +289,9 @@ struct DeliQueueSpec {
     if (observed.op != Op::barrier) return false;
     if (s.quitting) return observed.token == 0;
     const std::uint64_t t = observed.token;
-    // A scenario posts at most 32 barriers, so a correct queue's tokens are <= 32.
-    if (t == 0 || t > 64 || (s.used_tokens >> (t - 1) & 1)) return false;
-    s.used_tokens |= std::uint64_t{1} << (t - 1);
+    const auto at = std::lower_bound(s.used_tokens.begin(), s.used_tokens.end(), t);
+    if (t == 0 || (at != s.used_tokens.end() && *at == t)) return false;
+    s.used_tokens.insert(at, t);
     post_barrier(s, c);
     return true;
   }
@@ -288,15 +299,16 @@ struct DeliQueueSpec {
   // ---- text -------------------------------------------------------------------------
   static std::string show(const Call& c) {
     using namespace deli_spec;
-    const std::string id = show_id(static_cast<std::uint8_t>(c.thread * kTags + c.tag));
+    const std::string id = show_id(message_id(c));
     switch (c.op) {
-      case Op::post: return "post(" + id + " @" + show_when(c.when) + (c.async ? " async)" : ")");
+      case Op::post: return "post(" + id + " @" + show_time(c.when) + (c.async ? " async)" : ")");
       case Op::post_at_front: return "post_at_front(" + id + (c.async ? " async)" : ")");
-      case Op::barrier: return "barrier(b" + show_label(c.thread) + "." + std::to_string(c.tag) + " @" + show_when(c.when) + ")";
+      case Op::barrier: return "barrier(b" + show_label(c.thread) + "." + std::to_string(c.tag) + " @" + show_time(c.when) + ")";
       case Op::remove_barrier: return "remove_barrier(b" + show_label(c.owner) + "." + std::to_string(c.tag) + ")";
-      case Op::poll: return c.flag ? "poll(t=" + show_when(c.when) + ")" : "poll()";
+      case Op::poll: return c.flag ? "poll(t=" + show_time(c.when) + ")" : "poll()";
       case Op::peek: return "peek()";
       case Op::idle: return "is_idle()";
+      case Op::now: return "now()";
       case Op::quit: return c.flag ? "quit(safe)" : "quit(unsafe)";
     }
     return "?";
@@ -320,14 +332,17 @@ struct DeliQueueSpec {
       }
       case Op::peek: return r.id == kNone ? std::string("none") : show_id(r.id);
       case Op::idle: return r.ok ? "true" : "false";
+      case Op::now: return show_time(r.time);
       case Op::quit: return r.ok ? "true" : "false";
     }
     return "?";
   }
 
   // ---- generation ---------------------------------------------------------------------
-  static rc::Gen<Call> gen_call(spec::Slot slot) {
+  // long_history: HistorySpec's calls (see the header).
+  static rc::Gen<Call> gen_call_for(spec::Slot slot, bool long_history) {
     using namespace deli_spec;
+    if (long_history) return gen_history_call(slot);
     const std::uint8_t me = label_of(slot);
     auto tag = rc::gen::inRange<std::uint8_t>(0, kTags);
     auto async = rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}});
@@ -358,20 +373,22 @@ struct DeliQueueSpec {
       c.flag = safe;
       return c;
     });
+    auto now = rc::gen::just(Call{Op::now, me});
     if (!slot.owner())
-      return rc::gen::weightedOneOf<Call>({{8, post}, {2, front}, {2, barrier}, {1, quit}});
+      return rc::gen::weightedOneOf<Call>({{8, post}, {2, front}, {2, barrier}, {1, now}, {1, quit}});
     // Owner: the Looper's calls too. A barrier is removed by its name: in the
     // parallel part one of the owner's own or a prefix one (see name_visible),
     // elsewhere any.
     auto owner = slot.concurrent() ? rc::gen::elementOf(std::vector<std::uint8_t>{me, kSetupLabel})
-                                   : rc::gen::inRange<std::uint8_t>(0, kSetupLabel + 1);
+                                   : rc::gen::elementOf(std::vector<std::uint8_t>{0, 1, 2, kSetupLabel});
     auto remove_barrier = rc::gen::apply(
         [me](std::uint8_t owner, std::uint8_t t) {
           Call c{Op::remove_barrier, me, t, owner};
           return c;
         },
         owner, rc::gen::inRange<std::uint8_t>(0, kBarrierTags));
-    const bool timed = !slot.concurrent();  // the clock moves only where nothing runs concurrently
+    // The clock moves only where nothing reads it concurrently (quit, now).
+    const bool timed = !slot.concurrent();
     auto poll = rc::gen::map(gen_time(), [me, timed](std::int64_t t) {
       Call c{Op::poll, me};
       c.flag = timed;
@@ -385,7 +402,36 @@ struct DeliQueueSpec {
                                          {6, poll},
                                          {1, rc::gen::just(Call{Op::peek, me})},
                                          {1, rc::gen::just(Call{Op::idle, me})},
+                                         {1, now},
                                          {1, quit}});
+  }
+
+  // A long history's calls: every message due at once (when <= 0, the clock stays
+  // at 0), so the Looper's polls keep the queue short; the other threads post at
+  // a rate that, summed over them, stays below the Looper's poll rate (one Looper
+  // drains n - 1 posters), and read the clock (now: 0) otherwise.
+  static rc::Gen<Call> gen_history_call(spec::Slot slot) {
+    using namespace deli_spec;
+    const std::uint8_t me = label_of(slot);
+    auto when = rc::gen::elementOf(std::vector<std::int64_t>{kMin, kMin + 1, -2, -1, 0});
+    auto post = rc::gen::apply(
+        [me](std::uint8_t t, std::int64_t w, bool a, bool front) {
+          Call c{front ? Op::post_at_front : Op::post, me, t};
+          c.when = front ? 0 : w;
+          c.async = a;
+          return c;
+        },
+        rc::gen::inRange<std::uint8_t>(0, kTags), when, rc::gen::arbitrary<bool>(),
+        rc::gen::weightedOneOf<bool>({{4, rc::gen::just(false)}, {1, rc::gen::just(true)}}));
+    auto now = rc::gen::just(Call{Op::now, me});
+    if (!slot.owner()) {
+      const unsigned others = slot.threads > 1 ? slot.threads - 1 : 1;
+      return rc::gen::weightedOneOf<Call>({{6, post}, {10 * others - 6 + 1, now}});  // posts: 0.6/others
+    }
+    return rc::gen::weightedOneOf<Call>({{1, post},
+                                         {8, rc::gen::just(Call{Op::poll, me})},  // untimed: the clock stays at 0
+                                         {1, rc::gen::just(Call{Op::peek, me})},
+                                         {1, rc::gen::just(Call{Op::idle, me})}});
   }
 
   // ---- the structure -----------------------------------------------------------------
@@ -394,21 +440,22 @@ struct DeliQueueSpec {
   // delivered and dropped ones at once (no traversal runs here, so the contract
   // lets the caller free them immediately), refused ones at once (they are
   // untouched), the rest when the Subject is destroyed.
-  template <class Queue, class Sync>
+  template <class Queue, class Sync, class Pool>
   struct QueueSubject {
     using Msg = Message<Sync>;
-    MessagePool<Msg, Sync> pool;  // before q: see message_pool.hpp
-    mutable Queue q;              // mutable: LockedMessageQueue's check_invariants locks
-    // Barrier tokens by name, written once by the posting thread (release), read
-    // by the Looper's remove_barrier (acquire: it then sees the barrier's push).
-    typename Sync::template atomic<std::uint64_t> tokens[4 * deli_spec::kBarrierTags];
+    Pool pool;        // before q: see message_pool.hpp
+    mutable Queue q;  // mutable: LockedMessageQueue's check_invariants locks
+    // Barrier tokens by name (the latest accepted post of each), written by the
+    // posting thread only (release), read by remove_barrier (acquire: it then
+    // sees the barrier's push).
+    typename Sync::template atomic<std::uint64_t> tokens[deli_spec::kNames];
 
     Result run(const Call& c, unsigned /*thread*/) {
       Result r{c.op};
       switch (c.op) {
         case Op::post:
         case Op::post_at_front: {
-          const auto id = static_cast<std::uint8_t>(c.thread * deli_spec::kTags + c.tag);
+          const std::uint16_t id = message_id(c);
           Msg* m = pool.take(c.thread, id);
           m->what.store(id);
           m->set_async(c.async);
@@ -425,9 +472,8 @@ struct DeliQueueSpec {
         }
         case Op::barrier: {
           r.token = q.post_sync_barrier_at(c.when);
-          auto& slot = tokens[barrier_name(c.thread, c.tag)];
-          // Relaxed load: only this thread writes this name's slot.
-          if (r.token && slot.load(std::memory_order_relaxed) == 0) slot.store(r.token, std::memory_order_release);
+          // Release: pairs with remove_barrier's acquire load.
+          if (r.token) tokens[barrier_name(c.thread, c.tag)].store(r.token, std::memory_order_release);
           return r;
         }
         case Op::remove_barrier: {
@@ -443,7 +489,7 @@ struct DeliQueueSpec {
             r.id = pool.id_of(m);
             pool.free_now(m);
           }
-          std::vector<std::uint8_t> ids;
+          std::vector<std::uint16_t> ids;
           for (Msg* d = q.take_discarded(); d;) {
             Msg* const after = d->free_next.load(std::memory_order_relaxed);  // ours now
             Sync::check(!d->in_use(), "a dropped message is still marked in use");
@@ -462,6 +508,9 @@ struct DeliQueueSpec {
         case Op::idle:
           r.ok = q.is_idle();
           return r;
+        case Op::now:
+          r.time = q.now();
+          return r;
         case Op::quit:
           r.ok = q.quit(c.flag);
           return r;
@@ -471,8 +520,22 @@ struct DeliQueueSpec {
     const char* check_invariants() const { return q.check_invariants(); }
   };
 
-  template <class Sync, Fault F>
-  struct Subject : QueueSubject<DeliQueue<Sync, F, VirtualClock<Sync>>, Sync> {};
 };
+
+// The spec for a Subject whose pool holds `PerThread` posts for each of `Threads`
+// parallel threads and `SetupSlots` for the prefix, suffix and props.
+template <unsigned Threads, unsigned PerThread, unsigned SetupSlots, bool LongHistory>
+struct DeliQueueSpecOf : DeliQueueModel {
+  template <class Sync>
+  using Pool = MessagePool<Message<Sync>, Sync, Threads, PerThread, SetupSlots>;
+  static rc::Gen<Call> gen_call(spec::Slot slot) { return gen_call_for(slot, LongHistory); }
+  template <class Sync, Fault F>
+  struct Subject : QueueSubject<DeliQueue<Sync, F, VirtualClock<Sync>>, Sync, Pool<Sync>> {};
+  // lin.history: 10,000 calls from up to 15 threads (harness/lin_stress.hpp).
+  using HistorySpec = DeliQueueSpecOf<kSetupLabel, 10000, 0, true>;
+};
+
+// Scenarios (3 threads x <= 8 calls, prefix + suffix <= 8) and props sequences.
+using DeliQueueSpec = DeliQueueSpecOf<3, 16, 240, false>;
 
 }  // namespace lfcheck::specs

@@ -11,12 +11,16 @@
 // reverse order, so the queue (whose destructor walks the messages still linked)
 // is gone before the pool frees them.
 //
-// Threads: the slots are split by thread label (0..kLabels-1): a label's slots
-// are taken only by the thread of that label, so take() needs no atomics. A
-// slot's `freed` bit is written by whoever frees it (the Looper, or the poster
-// of a refused post): distinct bytes, never the same slot from two threads. The
-// destructor runs quiescent (after every thread joined).
-// Cost: O(1) per take/free; O(kSlots) at destruction.
+// Threads: calls are labelled by the thread they are generated for (0..Threads-1
+// for a parallel thread, kSetupLabel for the prefix, the suffix and props), and
+// the slots are split by label: a label's slots are taken only by its thread, so
+// take() needs no atomics. A slot's `freed`/`back` bytes are written by whoever
+// hands it back (the Looper, or the poster of a refused post): distinct bytes,
+// never one slot from two threads; `id`/`keep` are written by the poster before
+// its post, which orders them before the Looper's reads. The destructor runs
+// quiescent (after every thread joined).
+// Cost: O(1) per take/free; O(slots) at destruction; Threads * PerThread +
+// SetupSlots slots of 11 bytes each.
 #pragma once
 
 #include <cstddef>
@@ -24,13 +28,15 @@
 
 namespace lfcheck::specs {
 
-template <class Msg, class Sync>
+// The label of prefix, suffix and props calls; parallel threads are 0..14.
+inline constexpr std::uint8_t kSetupLabel = 15;
+
+template <class Msg, class Sync, unsigned Threads, unsigned PerThread, unsigned SetupSlots>
 class MessagePool {
  public:
-  static constexpr unsigned kLabels = 4;            // parallel threads 0..2, setup 3
-  static constexpr unsigned kPerThread = 16;        // >= lin::kMaxOpsPerThread
-  static constexpr unsigned kSetupSlots = 240;      // prefix + suffix, or a props sequence
-  static constexpr unsigned kSlots = (kLabels - 1) * kPerThread + kSetupSlots;
+  static_assert(Threads <= kSetupLabel, "thread labels must stay below kSetupLabel");
+  static constexpr unsigned kThreads = Threads, kPerThread = PerThread, kSetupSlots = SetupSlots;
+  static constexpr unsigned kSlots = Threads * PerThread + SetupSlots;
 
   MessagePool() = default;
   MessagePool(const MessagePool&) = delete;
@@ -42,11 +48,13 @@ class MessagePool {
 
   // A fresh message for the thread of `label`, named `id` in results; arg holds
   // its slot (the Subject's bookkeeping: the queue never reads the payload).
-  Msg* take(unsigned label, std::uint8_t id, bool keep = false) {
-    const unsigned first = label < kLabels - 1 ? label * kPerThread : (kLabels - 1) * kPerThread;
-    const unsigned size = label < kLabels - 1 ? kPerThread : kSetupSlots;
-    Sync::check(used_[label] < size, "MessagePool: more posts than slots for one thread");
-    const unsigned i = first + used_[label]++;
+  Msg* take(unsigned label, std::uint16_t id, bool keep = false) {
+    Sync::check(label < Threads || label == kSetupLabel, "MessagePool: a call from a thread this spec has no slots for");
+    const unsigned first = label == kSetupLabel ? Threads * PerThread : label * PerThread;
+    const unsigned size = label == kSetupLabel ? SetupSlots : PerThread;
+    unsigned& used = used_[label == kSetupLabel ? Threads : label];
+    Sync::check(used < size, "MessagePool: more posts than slots for one thread");
+    const unsigned i = first + used++;
     Msg* m = Sync::template create<Msg>();
     m->arg.store(static_cast<std::int64_t>(i));
     slot_[i] = m;
@@ -54,7 +62,6 @@ class MessagePool {
     keep_[i] = keep;
     return m;
   }
-  std::uint8_t id_of(Msg* m) const { return id_[slot_of(m)]; }
   // The slot of a message this pool handed out (checked: a queue that hands back
   // a message nobody posted fails here, not later).
   unsigned slot_of(Msg* m) const {
@@ -62,6 +69,7 @@ class MessagePool {
     Sync::check(i < kSlots && slot_[i] == m, "the queue handed back a message nobody posted");
     return static_cast<unsigned>(i);
   }
+  std::uint16_t id_of(Msg* m) const { return id_[slot_of(m)]; }
   void free_now(Msg* m) {
     const unsigned i = slot_of(m);
     Sync::check(!freed_[i], "a message handed back twice");
@@ -78,10 +86,10 @@ class MessagePool {
  private:
   Msg* slot_[kSlots] = {};
   bool freed_[kSlots] = {};
-  std::uint8_t id_[kSlots] = {};
+  bool back_[kSlots] = {};  // give_back ran (the Looper)
   bool keep_[kSlots] = {};
-  bool back_[kSlots] = {};  // give_back ran (the Looper)  // written by the poster before the post: ordered before the Looper's reads
-  unsigned used_[kLabels] = {};
+  std::uint16_t id_[kSlots] = {};
+  unsigned used_[Threads + 1] = {};
 };
 
 }  // namespace lfcheck::specs

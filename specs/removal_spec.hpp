@@ -11,12 +11,14 @@
 // how many; has_messages(p) says whether one is queued; reclaim (the Looper's
 // take_reclaimed) changes nothing a call can see. Messages are named
 // m<thread>.<tag> ("s": the prefix/suffix/props thread); remove names its
-// message by the first post of that name, for tags 0 and 1 (the Subject keeps
+// message by the latest post of that name, for tags 0 and 1 (the Subject keeps
 // those messages alive: remove(m) needs its owner to). In the parallel part a
 // remove names only a message of its own thread or of the prefix: the Subject
 // learns a message's name when enqueue returns, after the push, so another
 // thread's message could be queued and seen (has_messages) before its name is
-// known — a lag of the Subject's bookkeeping, not of the queue.
+// known — a lag of the Subject's bookkeeping, not of the queue. (The latest
+// post of a name is decided by its poster's own program order: no other thread
+// races it.)
 //
 // Owner-only (the Looper; thread 0 of the parallel part and the non-parallel
 // slots): poll, reclaim. Any thread: post, remove, remove_messages,
@@ -55,6 +57,9 @@
 // the very end of a scenario without a later call is not checked (nothing
 // observes that message again).
 //
+// Long histories (lin.history: 10,000 calls from up to 15 threads, real-time
+// order) use HistorySpec: the same model and calls with a bigger message pool.
+//
 // Not covered: quit and barriers (specs/deliqueue_spec.hpp), reclamation's
 // timing (which messages take_reclaimed hands back when: the model scenarios
 // and stress check it; here reclaim only runs the drain concurrently).
@@ -73,6 +78,7 @@
 #include <vector>
 
 #include "specs/message_pool.hpp"
+#include "specs/show_time.hpp"
 #include "specs/spec.hpp"
 #include "structures/deliqueue/deliqueue.hpp"
 
@@ -80,18 +86,19 @@ namespace lfcheck::specs {
 
 namespace removal_spec {
 
-constexpr std::uint8_t kSetupLabel = 3;  // prefix, suffix and props calls
 constexpr std::uint8_t kTags = 8;        // id = label * kTags + tag
 constexpr std::uint8_t kNamedTags = 2;   // tags 0 and 1: remove(m) can name them
 constexpr std::uint8_t kWhats = 3, kTargets = 2, kCallbacks = 3;  // callback 0: none
 constexpr std::uint8_t kNone = 0xFF;
+constexpr unsigned kNames = (kSetupLabel + 1) * kNamedTags;
 
 inline std::string show_label(unsigned label) { return label == kSetupLabel ? "s" : std::to_string(label); }
 inline std::string show_id(std::uint8_t id) { return "m" + show_label(id / kTags) + "." + std::to_string(id % kTags); }
 
 }  // namespace removal_spec
 
-struct RemovalSpec {
+// The model, the calls and their text: everything but the Subject's sizes.
+struct RemovalModel {
   static constexpr const char* name = "removal";
   using Fault = RemovalFault;
 
@@ -100,7 +107,7 @@ struct RemovalSpec {
 
   struct Call {
     Op op = Op::poll;
-    std::uint8_t thread = removal_spec::kSetupLabel;  // the label of the thread it is generated for
+    std::uint8_t thread = kSetupLabel;  // the label of the thread it is generated for
     std::uint8_t tag = 0;       // post: the new message's tag; remove: the named message's
     std::uint8_t owner = 0;     // remove: the label of the thread that posted it
     By by = By::what;           // remove_messages, has_messages
@@ -118,9 +125,9 @@ struct RemovalSpec {
   static constexpr std::uint8_t kNoOne = 0xFF;
   struct Item {
     std::uint8_t id = 0, what = 0, target = 0, callback = 0;
-    bool named = false;               // remove(m) finds it by its name
+    bool named = false;               // remove(m) finds it by its name (the latest post of the name)
     std::uint8_t pending = kNoOne;    // claimed by this thread's call, which may not have reached it yet
-    std::uint8_t doomed = 0;          // bit per thread whose traversal skipped it: another must claim it
+    std::uint16_t doomed = 0;         // bit per thread whose traversal skipped it: another must claim it
     std::int64_t when = 0, seq = 0;
     auto key() const { return std::tie(id, what, target, callback, named, pending, doomed, when, seq); }
     bool operator==(const Item& o) const { return key() == o.key(); }
@@ -130,8 +137,7 @@ struct RemovalSpec {
   struct World {
     std::vector<Item> items;  // in post order; pending ones are no longer queued
     std::int64_t now = 0, seq = 0;
-    std::uint8_t names = 0;   // bit per name whose first post happened
-    auto key() const { return std::tie(items, now, seq, names); }
+    auto key() const { return std::tie(items, now, seq); }
     bool operator==(const World& o) const { return key() == o.key(); }
     bool operator<(const World& o) const { return key() < o.key(); }
   };
@@ -142,7 +148,7 @@ struct RemovalSpec {
   static std::size_t hash(const State& s) {
     std::size_t h = s.worlds.size();
     for (const World& w : s.worlds) {
-      h = h * 1000003u ^ std::hash<std::int64_t>{}(w.now) ^ (w.seq << 5) ^ w.names;
+      h = h * 1000003u ^ std::hash<std::int64_t>{}(w.now) ^ (w.seq << 5);
       for (const Item& i : w.items)
         h = h * 31u ^ (i.id | i.pending << 8 | i.doomed << 16) ^ std::hash<std::int64_t>{}(i.when + i.seq);
     }
@@ -155,6 +161,7 @@ struct RemovalSpec {
   static std::uint8_t name_of(std::uint8_t label, std::uint8_t tag) {
     return static_cast<std::uint8_t>(label * removal_spec::kNamedTags + tag);
   }
+  static std::uint8_t id_of(const Call& c) { return static_cast<std::uint8_t>(c.thread * removal_spec::kTags + c.tag); }
   static bool matches(const Item& i, const Call& c) {
     switch (c.by) {
       case By::what: return i.what == c.what;
@@ -167,7 +174,7 @@ struct RemovalSpec {
   // may still be queued (setup calls: none at all), and t's pending claims have
   // happened (setup: every one).
   static bool settle(World& w, std::uint8_t t) {
-    const bool setup = t == removal_spec::kSetupLabel;
+    const bool setup = t == kSetupLabel;
     for (const Item& i : w.items)
       if (i.queued() && (setup ? i.doomed != 0 : (i.doomed >> t & 1))) return false;
     std::erase_if(w.items, [&](const Item& i) { return !i.queued() && (setup || i.pending == t); });
@@ -182,7 +189,7 @@ struct RemovalSpec {
   // Claims items[i] for a call of thread t: gone at once for a setup call; else
   // pending until t's next call.
   static void claim(World& w, std::size_t i, std::uint8_t t) {
-    if (t == removal_spec::kSetupLabel) {
+    if (t == kSetupLabel) {
       w.items.erase(w.items.begin() + static_cast<std::ptrdiff_t>(i));
       return;
     }
@@ -196,11 +203,11 @@ struct RemovalSpec {
     Result r{c.op};
     switch (c.op) {
       case Op::post: {
-        Item it{static_cast<std::uint8_t>(c.thread * kTags + c.tag), c.what, c.target, c.callback};
-        if (c.tag < kNamedTags) {
-          const std::uint8_t n = name_of(c.thread, c.tag);
-          it.named = !(w.names >> n & 1);
-          w.names |= static_cast<std::uint8_t>(1u << n);
+        Item it{id_of(c), c.what, c.target, c.callback};
+        if (c.tag < kNamedTags) {  // the latest post of a name takes it
+          for (Item& older : w.items)
+            if (older.id == it.id) older.named = false;
+          it.named = true;
         }
         it.when = c.when;
         it.seq = ++w.seq;
@@ -258,13 +265,13 @@ struct RemovalSpec {
   static void successors(World w, const Call& c, const Result& observed, std::vector<World>& out) {
     if (!settle(w, c.thread)) return;
     const bool traversal = c.op == Op::remove_messages || c.op == Op::has_messages;
-    if (!traversal || c.thread == removal_spec::kSetupLabel) {
+    if (!traversal || c.thread == kSetupLabel) {
       if (atomic_call(w, c) == observed) out.push_back(std::move(w));
       return;
     }
     if (observed.op != c.op || observed.id != removal_spec::kNone) return;
     const auto m = queued_matching(w, c);
-    const std::uint8_t me = static_cast<std::uint8_t>(1u << c.thread);
+    const auto me = static_cast<std::uint16_t>(1u << c.thread);
     if (c.op == Op::has_messages) {
       if (observed.v) {
         // Seen: a queued one, or one another thread's call has claimed but may not have reached yet.
@@ -315,12 +322,12 @@ struct RemovalSpec {
     using namespace removal_spec;
     switch (c.op) {
       case Op::post: {
-        std::string s = "post(" + show_id(static_cast<std::uint8_t>(c.thread * kTags + c.tag)) + " what " +
+        std::string s = "post(" + show_id(id_of(c)) + " what " +
                         std::to_string(c.what) + " target " + std::to_string(c.target);
         if (c.callback) s += " callback " + std::to_string(c.callback);
-        return s + " @" + std::to_string(c.when) + ")";
+        return s + " @" + show_time(c.when) + ")";
       }
-      case Op::poll: return "poll(t=" + std::to_string(c.when) + ")";
+      case Op::poll: return "poll(t=" + show_time(c.when) + ")";
       case Op::reclaim: return "reclaim()";
       case Op::remove: return "remove(" + show_id(static_cast<std::uint8_t>(c.owner * kTags + c.tag)) + ")";
       case Op::remove_messages: return "remove_messages(" + show_pred(c) + ")";
@@ -368,7 +375,7 @@ struct RemovalSpec {
     auto owner = slot.concurrent()
                      ? rc::gen::weightedOneOf<std::uint8_t>({{3, rc::gen::just(kSetupLabel)}, {1, rc::gen::just(me)}})
                      : rc::gen::weightedOneOf<std::uint8_t>({{3, rc::gen::just(kSetupLabel)},
-                                                             {2, rc::gen::inRange<std::uint8_t>(0, kSetupLabel)}});
+                                                             {2, rc::gen::inRange<std::uint8_t>(0, 3)}});
     auto remove = rc::gen::apply(
         [me](std::uint8_t owner, std::uint8_t tag) {
           Call c{Op::remove, me, tag, owner};
@@ -415,15 +422,16 @@ struct RemovalSpec {
   // deliqueue.hpp "Removal"); a message comes back to the pool then, and is
   // freed at once unless remove(m) may still name it (tags 0 and 1: kept alive,
   // as its owner must, until the Subject is destroyed).
-  template <class Sync, Fault F>
-  struct Subject {
+  template <class Sync, Fault F, class Pool>
+  struct QueueSubject {
     using Queue = DeliQueue<Sync, DeliFault::none, VirtualClock<Sync>, F>;
     using Msg = Message<Sync>;
-    MessagePool<Msg, Sync> pool;  // before q: see message_pool.hpp
+    Pool pool;  // before q: see message_pool.hpp
     Queue q;
-    // Named messages, written once by the posting thread (release), read by
-    // remove (acquire: it then sees the message's payload and push).
-    typename Sync::template atomic<Msg*> named[4 * removal_spec::kNamedTags];
+    // Named messages (the latest post of each name), written by the posting
+    // thread only (release), read by remove (acquire: it then sees the
+    // message's payload and push).
+    typename Sync::template atomic<Msg*> named[removal_spec::kNames];
     char target_objects[removal_spec::kTargets] = {};  // what targets point at (never read)
 
     static void callback_1(Msg& m) { m.arg.store(-1); }  // distinct bodies: distinct addresses
@@ -432,7 +440,7 @@ struct RemovalSpec {
     void* target(std::uint8_t k) { return &target_objects[k]; }
 
     // Looper only: how many times each slot's message was delivered.
-    std::uint8_t delivered[MessagePool<Msg, Sync>::kSlots] = {};
+    std::uint8_t delivered[Pool::kSlots] = {};
 
     // The Looper takes back what reclamation finished, checking the hand-back
     // contract on the way: a removed message (removed bit set) was never
@@ -457,7 +465,7 @@ struct RemovalSpec {
       switch (c.op) {
         case Op::post: {
           const bool nameable = c.tag < kNamedTags;
-          Msg* m = pool.take(c.thread, static_cast<std::uint8_t>(c.thread * kTags + c.tag), nameable);
+          Msg* m = pool.take(c.thread, id_of(c), nameable);
           m->what.store(c.what);
           m->target.store(target(c.target));
           m->callback.store(callback(c.callback));
@@ -466,18 +474,15 @@ struct RemovalSpec {
             pool.free_now(m);
             return r;
           }
-          if (nameable) {
-            auto& slot = named[name_of(c.thread, c.tag)];
-            // Relaxed load: only this thread writes this name's slot.
-            if (!slot.load(std::memory_order_relaxed)) slot.store(m, std::memory_order_release);
-          }
+          // Release: pairs with remove's acquire load.
+          if (nameable) named[name_of(c.thread, c.tag)].store(m, std::memory_order_release);
           return r;
         }
         case Op::poll:
           q.advance_clock(c.when);
           if (Msg* m = q.poll()) {
             Sync::check(!m->in_use(), "a delivered message is still marked in use");
-            r.id = pool.id_of(m);
+            r.id = static_cast<std::uint8_t>(pool.id_of(m));
             ++delivered[pool.slot_of(m)];
             q.recycle(m);
           }
@@ -517,5 +522,20 @@ struct RemovalSpec {
     const char* check_invariants() const { return q.check_invariants(); }
   };
 };
+
+// The spec for a Subject whose pool holds `PerThread` posts for each of `Threads`
+// parallel threads and `SetupSlots` for the prefix, suffix and props.
+template <unsigned Threads, unsigned PerThread, unsigned SetupSlots>
+struct RemovalSpecOf : RemovalModel {
+  template <class Sync>
+  using Pool = MessagePool<Message<Sync>, Sync, Threads, PerThread, SetupSlots>;
+  template <class Sync, Fault F>
+  struct Subject : QueueSubject<Sync, F, Pool<Sync>> {};
+  // lin.history: 10,000 calls from up to 15 threads (harness/lin_stress.hpp).
+  using HistorySpec = RemovalSpecOf<kSetupLabel, 10000, 0>;
+};
+
+// Scenarios (3 threads x <= 8 calls, prefix + suffix <= 8) and props sequences.
+using RemovalSpec = RemovalSpecOf<3, 16, 240>;
 
 }  // namespace lfcheck::specs
