@@ -273,7 +273,12 @@ class TimerSet {
         case TimerStatus::waiting:
         case TimerStatus::modified_earlier:
         case TimerStatus::modified_later: {
-          if (!take(t, s, TimerStatus::modifying)) break;  // lost a race: look again
+          if (!take(t, s, TimerStatus::modifying)) {
+            if constexpr (Fault == TimerFault::stop_false_while_modifying) {
+              if (t.status() == TimerStatus::modifying) return false;  // FAULT: a transient status taken as final
+            }
+            break;  // lost a race: look again
+          }
           // The owner is read while we hold Modifying: nobody can move or remove
           // the timer now (golang/go#35367).
           Worker* owner = t.owner_.load();
