@@ -37,6 +37,10 @@
 // in-flight use holds a reference, which request_teardown() counts and which makes a
 // concurrent acquire overflow at the limit, while a one-point `use` never holds one.
 //
+// Long histories (lin.history: thousands of calls per thread, real-time order, no
+// closing call) use HistorySpec: 16 holders, the owner tears down about once per
+// history and never calls finish_shutdown (see gen_history_call).
+//
 // Owner-only: request_teardown and finish_shutdown (slot.owner(): prefix, suffix,
 // thread 0). No step(): the model is deterministic and no allowance is needed. No
 // partition: every operation reads or writes the one word.
@@ -60,12 +64,15 @@
 
 namespace lfcheck::specs {
 
-template <std::uint64_t MaxCount>
+// Holders: the owner plus one per parallel thread that takes references. History:
+// the instance for long real-thread histories (lin.history), see gen_call.
+template <std::uint64_t MaxCount, unsigned Holders = 3, bool History = false>
 struct ShutdownSpecOf {
   static constexpr const char* name = "shutdown";
   using Fault = ShutdownFault;
   static constexpr std::uint64_t kMaxCount = MaxCount;
-  static constexpr unsigned kHolders = 3;  // the owner, parallel threads 1 and 2
+  static constexpr unsigned kHolders = Holders;  // the owner, parallel threads 1 .. Holders-1
+  using HistorySpec = ShutdownSpecOf<MaxCount, 16, true>;
 
   enum class Op : std::uint8_t { acquire, release, dead, request_teardown, finish_shutdown };
 
@@ -176,6 +183,7 @@ struct ShutdownSpecOf {
   }
 
   static rc::Gen<Call> gen_call(spec::Slot slot) {
+    if constexpr (History) return gen_history_call(slot);
     // Sequential props play all three holders; a scenario's thread is its own holder.
     auto holder = slot.where == spec::Where::sequential
                       ? rc::gen::inRange<std::uint8_t>(0, kHolders)
@@ -193,6 +201,21 @@ struct ShutdownSpecOf {
                                          {1, with(Op::dead)},
                                          {2, owner(Op::request_teardown)},
                                          {2, owner(Op::finish_shutdown)}});
+  }
+
+  // Long histories (lin.history: thousands of calls per thread, no closing call):
+  // the owner tears down rarely (about once in a history, so most of it runs with the
+  // object open) and never calls finish_shutdown, which would wait for the references
+  // the other threads still hold when their calls run out. Threads beyond the
+  // holders only read dead().
+  static rc::Gen<Call> gen_history_call(spec::Slot slot) {
+    if (slot.thread >= kHolders) return rc::gen::just(Call{Op::dead, 0, true});
+    const auto h = static_cast<std::uint8_t>(slot.thread);
+    auto call = [h](Op op) { return rc::gen::just(Call{op, h, true}); };
+    if (!slot.owner())
+      return rc::gen::weightedOneOf<Call>({{4, call(Op::acquire)}, {3, call(Op::release)}, {1, call(Op::dead)}});
+    return rc::gen::weightedOneOf<Call>(
+        {{4000, call(Op::acquire)}, {3000, call(Op::release)}, {1000, call(Op::dead)}, {1, call(Op::request_teardown)}});
   }
 
   // Every parallel thread gives its reference back before it ends (see the top).
@@ -271,12 +294,15 @@ struct ShutdownSpecOf {
           if (held[0]) return {c.op, Code::blocked};
           // Where nothing runs alongside (props, a prefix or suffix) a reference still
           // held by another holder would never come back: finish would wait forever.
-          if (!c.concurrent && (held[1] || held[2])) return {c.op, Code::waits};
+          if (!c.concurrent)
+            for (unsigned other = 1; other < kHolders; ++other)
+              if (held[other]) return {c.op, Code::waits};
           shut->finish_shutdown();
           finished = true;
           // Every holder's uses happen-before the destroy (that is the structure's
           // guarantee), so reading their counters here is race-free.
-          const std::uint64_t all = uses[0] + uses[1] + uses[2];
+          std::uint64_t all = 0;
+          for (std::uint64_t u : uses) all += u;
           const bool once = report.closes == 1 && shut->resource_destroyed();
           const bool counted = report.uses == all && report.os_ok && report.os_total == all;
           return {c.op, once && counted ? Code::done : Code::broken};
