@@ -10,3 +10,6 @@ LFCHECK_LIN(lfcheck::specs::TimersSpec);
 static_assert(lfcheck::specs::TimersSpec::kMaxFires >=
               lfcheck::specs::TimersSpec::kTimers + (lfcheck::lin::kMaxThreads - 1) * lfcheck::lin::kMaxOpsPerThread);
 static_assert(lfcheck::specs::TimersSpec::kMaxPending >= (lfcheck::lin::kMaxThreads - 1) * lfcheck::lin::kMaxOpsPerThread);
+// Long histories: a run fires only the owner's arms, at most one per timer (TimersSpecOf's gen_call).
+using History = lfcheck::specs::TimersSpec::HistorySpec;
+static_assert(History::kMaxFires >= History::kTimers && History::kMaxPending >= History::kTimers);

@@ -54,6 +54,11 @@
 // with the same when fired, and step() would need a set of states; in the
 // concurrent part every arm is one-shot, for which every result is decisive.
 //
+// Long histories (lin.history: 10,000 calls from --threads threads, real-time order)
+// use HistorySpec, the same model with one change in generation: the clock stays
+// at or below 60 and the other threads arm timers only later than that, so a run
+// fires only the owner's arms and no result or window outgrows its fixed arrays.
+//
 // No partition, although the issue suggests one per timer: run's result spans
 // timers, the window above is shared by all of them (it is bounded by the owner's
 // operations on any timer), and so is the clock. A per-timer key would need run()
@@ -75,6 +80,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "specs/spec.hpp"
 #include "structures/timers/global_lock_timers.hpp"
@@ -90,17 +96,23 @@ using BinaryHeapTimersImpl = TimerSet<Sync, Clock, 2, F>;
 template <class Sync, class Clock, TimerFault>
 using GlobalLockTimersImpl = GlobalLockTimers<Sync, Clock>;  // no seeded faults
 
-template <unsigned Timers, template <class, class, TimerFault> class Impl = GoTimersImpl>
+// History: the instance for long real-thread histories (lin.history), see gen_call.
+template <unsigned Timers, template <class, class, TimerFault> class Impl = GoTimersImpl, bool History = false>
 struct TimersSpecOf {
   static constexpr const char* name = "timers";
   using Fault = TimerFault;
+  using HistorySpec = TimersSpecOf<8, Impl, true>;  // more timers: see "Long histories" above
   static constexpr unsigned kTimers = Timers;
   static constexpr unsigned kWorkers = 2;
   // Per run; more is reported as "too many". A run fires each arm at most once: the
   // arms at its start and those the other threads make while it runs (timers_lin.cpp).
   static constexpr unsigned kMaxFires = 20;
-  static constexpr unsigned kMaxPending = 16;  // fires pending in one window (step)
+  // Fires pending in one window (step): one per call of the other threads in a
+  // scenario; in a long history only the owner's arms (timers_lin.cpp).
+  static constexpr unsigned kMaxPending = History ? Timers : 16;
   static constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  // The latest clock a run can set (gen_call): a long history's clock stays at 60.
+  static constexpr std::int64_t kMaxClock = History ? 60 : kMax;
 
   enum class Op : std::uint8_t { add, stop, reset, modify, run, shutdown_worker };
 
@@ -133,8 +145,8 @@ struct TimersSpecOf {
   };
 
   struct Arm {
-    bool armed = false;
     std::int64_t when = 0, period = 0;
+    bool armed = false;
     bool touched = false;  // step: changed since the owner's last operation
     bool operator==(const Arm&) const = default;
   };
@@ -181,7 +193,7 @@ struct TimersSpecOf {
         else if (s.down && c.worker == 1) r.code = error(TimerError::worker_shut_down);
         else if (a.armed) r.code = error(TimerError::already_armed);
         else {
-          a = {true, c.when, c.period, true};
+          a = {c.when, c.period, true, true};
           r.code = error(TimerError::ok);
         }
         return r;
@@ -201,7 +213,7 @@ struct TimersSpecOf {
         else if (s.down && c.worker == 1) r.code = error(TimerError::worker_shut_down);
         else {
           r.was_armed = a.armed;
-          a = {true, c.when, c.period, true};
+          a = {c.when, c.period, true, true};
           r.code = error(TimerError::ok);
         }
         return r;
@@ -235,7 +247,10 @@ struct TimersSpecOf {
 
   // ---- the concurrent allowance (see the top) -----------------------------------
   static void open_window(State& s) {
-    for (Arm& a : s.t) a.touched = false;
+    for (Arm& a : s.t) {
+      a.touched = false;
+      settled(a);
+    }
   }
 
   static bool step(State& s, const Call& c, const Result& observed) {
@@ -248,27 +263,53 @@ struct TimersSpecOf {
       open_window(s);
       return ok;
     }
-    // Another thread's operation: the exact result, else one of the explanations the
-    // structure allows (see the top), the first that gives the observed result.
-    const State before = s;
+    // Another thread's operation (it changes only its timer's arm): the exact result,
+    // else one of the explanations the structure allows (see the top), the first that
+    // gives the observed result.
+    Arm& a = s.t[c.timer];
+    const Arm saved = a;
+    if (apply(s, c) == observed) return settled(a);
     const bool raced = c.worker == 1 && (c.op == Op::add || c.op == Op::modify) && s.down && s.down_raced;
     for (int fired = 0; fired < 2; ++fired)
       for (int as_if_up = 0; as_if_up < (raced ? 2 : 1); ++as_if_up) {
-        s = before;
+        if (fired + as_if_up == 0) continue;  // the exact result, tried above
+        a = saved;
         if (fired) {
           // The timer's one-shot arm fired just before, in a run in progress
           // (pending until that run reports it).
-          Arm& a = s.t[c.timer];
           if (!a.armed || a.period != 0 || s.pending_n == kMaxPending) continue;
-          s.pending[s.pending_n++] = {c.timer, a.when};
+          add_pending(s, {c.timer, a.when});
           a.armed = false;
         }
         if (as_if_up) s.down = false;  // the call passed its shut-down check before the shutdown
         const bool ok = apply(s, c) == observed;
-        s.down = before.down;
-        if (ok) return true;
+        if (as_if_up) s.down = true;  // as_if_up runs only where it was down (raced)
+        if (ok) return settled(a);
+        if (fired) remove_pending(s, {c.timer, saved.when});
       }
     return false;
+  }
+
+  // Canonical states, so that orders with the same future meet in the checker's memo:
+  // an arm no later run can find due (when > kMaxClock) is only "armed" — its when
+  // and `touched` never show in any result — and pending fires are a multiset (kept
+  // sorted). Without this, two orders of calls that left such an arm at different
+  // whens would stay apart to the end of a long history.
+  static bool settled(Arm& a) {
+    if (!a.armed) a.touched = false;
+    else if (a.when > kMaxClock) a = {kMax, a.period, true, false};
+    return true;
+  }
+  static void add_pending(State& s, Fire f) {
+    unsigned i = s.pending_n++;
+    for (; i > 0 && f < s.pending[i - 1]; --i) s.pending[i] = s.pending[i - 1];
+    s.pending[i] = f;
+  }
+  static void remove_pending(State& s, Fire f) {
+    unsigned i = 0;
+    while (!(s.pending[i] == f)) ++i;
+    for (; i + 1 < s.pending_n; ++i) s.pending[i] = s.pending[i + 1];
+    s.pending[--s.pending_n] = {};
   }
 
   static bool run_in_window(State& s, const Call& c, const Result& observed) {
@@ -357,16 +398,25 @@ struct TimersSpecOf {
     auto timer = rc::gen::inRange<std::uint8_t>(0, kTimers);
     auto worker = rc::gen::weightedOneOf<std::uint8_t>({{3, rc::gen::just<std::uint8_t>(0)},
                                                         {1, rc::gen::just<std::uint8_t>(1)}});
-    auto small = rc::gen::inRange<std::int64_t>(0, 60);
+    // Long histories (lin.history) have no bound on how many calls the other
+    // threads make while one run is in progress. There the clock stays at or below
+    // 60 (no run to the end of time) and the other threads arm timers only later than
+    // that, so a run can fire only the arms the owner made: at most Timers fires in
+    // one run and pending in one window, whatever the interleaving.
+    const bool late = History && !owner;
+    auto small = late ? rc::gen::inRange<std::int64_t>(61, 200) : rc::gen::inRange<std::int64_t>(0, 60);
     // Boundary whens: negative ones are refused (bad_argument), the top of the range fires
     // only at the end of time.
+    using Times = std::vector<std::int64_t>;
+    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
     auto when = rc::gen::weightedOneOf<std::int64_t>(
-        {{8, small}, {1, rc::gen::element<std::int64_t>(std::numeric_limits<std::int64_t>::min(), -1, 0, kMax - 1, kMax)}});
+        {{8, small}, {1, rc::gen::elementOf(late ? Times{kMin, -1, kMax - 1, kMax} : Times{kMin, -1, 0, kMax - 1, kMax})}});
     // reset(negative) is a checked misuse, not a result.
-    auto reset_when = rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::element<std::int64_t>(0, kMax - 1, kMax)}});
-    auto now = sequential ? rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::just(kMax - 1)}})
-                          : rc::gen::weightedOneOf<std::int64_t>(
-                                {{8, small}, {1, rc::gen::element<std::int64_t>(kMax - 1, kMax)}});
+    auto reset_when = rc::gen::weightedOneOf<std::int64_t>(
+        {{8, small}, {1, rc::gen::elementOf(late ? Times{kMax - 1, kMax} : Times{0, kMax - 1, kMax})}});
+    auto now = History    ? small
+               : sequential ? rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::just(kMax - 1)}})
+                            : rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::elementOf(Times{kMax - 1, kMax})}});
     // Periodic arms only where step() is not used (see the top).
     auto period = sequential ? rc::gen::weightedOneOf<std::int64_t>({{4, rc::gen::just<std::int64_t>(0)},
                                                                      {1, rc::gen::inRange<std::int64_t>(1, 30)}})
