@@ -33,8 +33,8 @@
 // part, and
 //   - an operation of another thread in the window may find a one-shot timer already
 //     fired (stop false, reset/modify false, add ok on a timer the model has armed):
-//     the fire is then pending, and the owner's next operation must be a run, whose
-//     clock makes that when due and whose result contains the fire;
+//     the fire is then pending, and the owner's next operation must be a run of the
+//     parallel part, whose clock makes that when due and whose result contains it;
 //   - the run's result must contain every pending fire and every armed timer due at
 //     its clock that no operation touched in the window (its worker's run_due found
 //     it due); a timer armed or re-armed in the window and due may or may not be in it
@@ -58,6 +58,11 @@
 // use HistorySpec, the same model with one change in generation: the clock stays
 // at or below 60 and the other threads arm timers only later than that, so a run
 // fires only the owner's arms and no result or window outgrows its fixed arrays.
+//
+// Across timers the scenario's results must be sequentially consistent (lin's
+// program order): an answer read from one timer's status after a CAS on another
+// must not miss a change made the other way round. timers.hpp's status word is
+// seq_cst for exactly that (its header, "Sequential consistency").
 //
 // No partition, although the issue suggests one per timer: run's result spans
 // timers, the window above is shared by all of them (it is bounded by the owner's
