@@ -13,6 +13,7 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -56,6 +57,13 @@ struct Scenario {
   }
 };
 
+// A spec may end every parallel thread with a fixed call (specs/spec.hpp: close_thread),
+// appended after the thread's generated calls and never shrunk away.
+template <class S>
+concept HasThreadCloser = requires(spec::Slot slot) {
+  { S::close_thread(slot) } -> std::same_as<typename S::Call>;
+};
+
 namespace detail {
 template <class S>
 rc::Gen<std::vector<typename S::Call>> gen_calls(spec::Slot slot, unsigned lo, unsigned hi) {
@@ -70,10 +78,19 @@ template <class S>
 rc::Gen<Scenario<S>> gen_scenario(Shape shape) {
   using Calls = std::vector<typename S::Call>;
   const unsigned max_threads = std::clamp(shape.threads, 2u, kMaxThreads);
-  const unsigned ops = std::clamp(shape.ops, 1u, kMaxOpsPerThread);
+  // A closing call takes one of a thread's places.
+  const unsigned ops = std::clamp(shape.ops, 1u, kMaxOpsPerThread - (HasThreadCloser<S> ? 1u : 0u));
   const unsigned prefix = std::min(shape.prefix, kMaxPrefix), suffix = std::min(shape.suffix, kMaxSuffix);
   auto thread_calls = [ops](unsigned t, unsigned n) {
-    return detail::gen_calls<S>(spec::Slot{spec::Where::parallel, t, n}, 1, ops);
+    const spec::Slot slot{spec::Where::parallel, t, n};
+    auto calls = detail::gen_calls<S>(slot, 1, ops);
+    if constexpr (HasThreadCloser<S>)
+      return rc::gen::map(std::move(calls), [slot](Calls c) {
+        c.push_back(S::close_thread(slot));
+        return c;
+      });
+    else
+      return calls;
   };
   auto threads = rc::gen::mapcat(rc::gen::inRange<unsigned>(2, max_threads + 1), [thread_calls](unsigned n) {
     if (n == 2)

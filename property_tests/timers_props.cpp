@@ -1,15 +1,17 @@
 // Timers properties.
 //
-// 1. A RapidCheck state machine against a reference timer model (timer -> armed,
-//    when, period; a virtual clock; which workers are shut down): add, stop,
-//    reset, modify, shutdown_worker, and "advance the clock and run every
-//    worker". After every command the implementation must agree with the model
-//    on return values, on which timers fired (each at its when, once per due
-//    arm; periodic ones re-armed past now), on every timer's armed when, and
-//    check_invariants() must hold. Run against the Go-style 4-ary TimerSet (with
-//    the selected seeded fault), the binary-heap baseline and the global-lock
-//    baseline.
-// 2. The transition table of timers.hpp, pair by pair: every stable status
+// 1. The spec's state machine (specs/timers_spec.hpp is the one reference model):
+//    add, stop, reset, modify, shutdown_worker and run (advance the virtual clock,
+//    run every worker) on 6 timers against the sequential model (armed, when,
+//    period; the clock; worker 1 shut down). Every call's result must be the
+//    model's — Go's Stop/Reset values, the errors, and for run exactly which timers
+//    fired at which when (once per due arm; periodic ones re-armed past the clock)
+//    — and check_invariants() must hold after every call. Run against the Go-style
+//    4-ary TimerSet (with the selected seeded fault), the binary-heap baseline and
+//    the global-lock baseline.
+// 2. One run over a mixed heap (stopped and reset timers throughout it) fires
+//    exactly the due timers: a directed shape the state machine rarely builds.
+// 3. The transition table of timers.hpp, pair by pair: every stable status
 //    (NoStatus, Waiting, Deleted, Removed, ModifiedEarlier, ModifiedLater) under
 //    every operation (add, stop, reset, run not due, run due, shutdown move), and
 //    every transient status (Running, Removing, Moving, Modifying) under the
@@ -17,7 +19,6 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
-#include <rapidcheck/state.h>
 
 #include <algorithm>
 #include <atomic>
@@ -29,33 +30,19 @@
 #include <vector>
 
 #include "property_tests/fault_selection.hpp"
+#include "property_tests/spec_state_machine.hpp"
+#include "specs/timers_spec.hpp"
 #include "structures/timers/global_lock_timers.hpp"
 #include "structures/timers/timers.hpp"
+
+// The Go-style 4-ary TimerSet, with the fault LFCHECK_FAULT selects.
+LFCHECK_SPEC_PROPS(lfcheck::specs::TimersSpecOf<6>, timers)
 
 namespace lfcheck {
 namespace {
 
-constexpr int kTimers = 6;
-constexpr unsigned kWorkers = 3;
-
-// Worker 0 gets most timers, so one heap grows deep enough for mid-heap removals.
-rc::Gen<unsigned> gen_worker() {
-  return rc::gen::weightedOneOf<unsigned>({{3, rc::gen::just(0u)}, {1, rc::gen::inRange(0u, kWorkers)}});
-}
 using Clock = VirtualClock<StdSync>;
 
-// ---- reference model ---------------------------------------------------------
-struct RefTimer {
-  bool armed = false;
-  std::int64_t when = 0, period = 0;
-};
-struct Ref {
-  std::int64_t now = 0;
-  RefTimer t[kTimers];
-  bool down[kWorkers] = {};
-};
-
-// ---- system under test ---------------------------------------------------------
 struct FireEvent {
   int id;
   std::int64_t when, now;
@@ -66,196 +53,20 @@ void showValue(const FireEvent& f, std::ostream& os) {
   os << "t" << f.id << " due " << f.when << " ran at " << f.now;
 }
 
-template <class Impl>
-struct Sut {
-  Clock clock{0};
-  Impl set{clock, kWorkers};
-  typename Impl::Timer timer[kTimers];
-  struct Arg {
-    Sut* self;
-    int id;
-  } args[kTimers];
-  std::vector<FireEvent> fires;
-  static void on_fire(void* a, std::uint64_t, std::int64_t when, std::int64_t now) {
-    auto* arg = static_cast<Arg*>(a);
-    arg->self->fires.push_back({arg->id, when, now});
-  }
-  Sut() {
-    for (int i = 0; i < kTimers; ++i) {
-      args[i] = {this, i};
-      timer[i].init(&on_fire, &args[i]);
-    }
-  }
-  void check(const Ref& m) {
-    typename Impl::Timer* all[kTimers];
-    for (int i = 0; i < kTimers; ++i) all[i] = &timer[i];
-    const char* e = set.check_invariants(all, kTimers);
-    RC_ASSERT(e == nullptr);
-    for (int i = 0; i < kTimers; ++i)
-      RC_ASSERT(set.armed_when_quiescent(timer[i]) == (m.t[i].armed ? m.t[i].when : kTimerNever));
-  }
-};
-
-template <class Impl>
-using Cmd = rc::state::Command<Ref, Sut<Impl>>;
-
-template <class Impl>
-struct Add : Cmd<Impl> {
-  int i = *rc::gen::inRange(0, kTimers);
-  unsigned w = *gen_worker();
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 60);
-  std::int64_t period = *rc::gen::weightedOneOf<std::int64_t>(
-      {{4, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 30)}});
-  void apply(Ref& m) const override {
-    if (m.down[w] || m.t[i].armed) return;
-    m.t[i] = {true, m.now + dt, period};
-  }
-  void run(const Ref& m, Sut<Impl>& s) const override {
-    const TimerError e = s.set.add(w, s.timer[i], m.now + dt, period);
-    RC_ASSERT(e == (m.down[w] ? TimerError::worker_shut_down
-                              : m.t[i].armed ? TimerError::already_armed : TimerError::ok));
-    Ref next = m;
-    apply(next);
-    s.check(next);
-  }
-  void show(std::ostream& os) const override {
-    os << "add(t" << i << ", w" << w << ", now+" << dt << ", period " << period << ")";
-  }
-};
-
-template <class Impl>
-struct Stop : Cmd<Impl> {
-  int i = *rc::gen::inRange(0, kTimers);
-  void apply(Ref& m) const override { m.t[i].armed = false; }
-  void run(const Ref& m, Sut<Impl>& s) const override {
-    RC_ASSERT(s.set.stop(s.timer[i]) == m.t[i].armed);
-    Ref next = m;
-    apply(next);
-    s.check(next);
-  }
-  void show(std::ostream& os) const override { os << "stop(t" << i << ")"; }
-};
-
-template <class Impl>
-struct Reset : Cmd<Impl> {
-  int i = *rc::gen::inRange(0, kTimers);
-  unsigned w = *gen_worker();
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 60);
-  void checkPreconditions(const Ref& m) const override { RC_PRE(!m.down[w]); }  // else a fatal misuse check
-  void apply(Ref& m) const override {
-    m.t[i].armed = true;
-    m.t[i].when = m.now + dt;
-  }
-  void run(const Ref& m, Sut<Impl>& s) const override {
-    RC_ASSERT(s.set.reset(w, s.timer[i], m.now + dt) == m.t[i].armed);
-    Ref next = m;
-    apply(next);
-    s.check(next);
-  }
-  void show(std::ostream& os) const override { os << "reset(t" << i << ", w" << w << ", now+" << dt << ")"; }
-};
-
-template <class Impl>
-struct Modify : Cmd<Impl> {
-  int i = *rc::gen::inRange(0, kTimers);
-  unsigned w = *gen_worker();
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 60);
-  std::int64_t period = *rc::gen::weightedOneOf<std::int64_t>(
-      {{3, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 30)}});
-  void apply(Ref& m) const override {
-    if (m.down[w]) return;
-    m.t[i] = {true, m.now + dt, period};
-  }
-  void run(const Ref& m, Sut<Impl>& s) const override {
-    const TimerModifyResult r =
-        s.set.modify(w, s.timer[i], m.now + dt, period, &Sut<Impl>::on_fire, &s.args[i], 0);
-    if (m.down[w]) {
-      RC_ASSERT(r.error == TimerError::worker_shut_down);
-    } else {
-      RC_ASSERT(r.error == TimerError::ok);
-      RC_ASSERT(r.was_armed == m.t[i].armed);
-    }
-    Ref next = m;
-    apply(next);
-    s.check(next);
-  }
-  void show(std::ostream& os) const override {
-    os << "modify(t" << i << ", w" << w << ", now+" << dt << ", period " << period << ")";
-  }
-};
-
-template <class Impl>
-struct Shutdown : Cmd<Impl> {
-  unsigned w = *rc::gen::weightedOneOf<unsigned>({{1, rc::gen::just(0u)}, {3, rc::gen::inRange(1u, kWorkers)}});
-  unsigned to = *rc::gen::inRange(0u, kWorkers);
-  void apply(Ref& m) const override {
-    if (w != to && !m.down[w] && !m.down[to]) m.down[w] = true;
-  }
-  void run(const Ref& m, Sut<Impl>& s) const override {
-    const TimerError e = s.set.shutdown_worker(w, to);
-    RC_ASSERT(e == (w == to ? TimerError::bad_argument
-                            : (m.down[w] || m.down[to]) ? TimerError::worker_shut_down : TimerError::ok));
-    Ref next = m;
-    apply(next);
-    s.check(next);
-  }
-  void show(std::ostream& os) const override { os << "shutdown_worker(w" << w << " -> w" << to << ")"; }
-};
-
-// Advance the clock and run every worker once: exactly the due arms fire.
-template <class Impl>
-struct AdvanceRun : Cmd<Impl> {
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 40);
-  void apply(Ref& m) const override {
-    m.now += dt;
-    for (auto& t : m.t) {
-      if (!t.armed || t.when > m.now) continue;
-      if (t.period > 0) t.when = timer_next_periodic(t.when, t.period, m.now);
-      else t.armed = false;
-    }
-  }
-  void run(const Ref& m, Sut<Impl>& s) const override {
-    std::vector<FireEvent> expected;
-    const std::int64_t now = m.now + dt;
-    for (int i = 0; i < kTimers; ++i)
-      if (m.t[i].armed && m.t[i].when <= now) expected.push_back({i, m.t[i].when, now});
-    s.fires.clear();
-    s.set.advance(now);
-    for (unsigned w = 0; w < kWorkers; ++w) s.set.run_due(w);
-    std::sort(expected.begin(), expected.end());
-    std::sort(s.fires.begin(), s.fires.end());
-    RC_ASSERT(s.fires == expected);
-    Ref next = m;
-    apply(next);
-    s.check(next);
-  }
-  void show(std::ostream& os) const override { os << "advance(+" << dt << ") and run every worker"; }
-};
-
-template <class Impl>
-bool state_machine(const char* what) {
-  return rc::check(what, [] {
-    Ref model;
-    Sut<Impl> sut;
-    rc::state::check(model, sut,
-                     rc::state::gen::execOneOfWithArgs<Add<Impl>, Stop<Impl>, Reset<Impl>, Modify<Impl>,
-                                                       Shutdown<Impl>, AdvanceRun<Impl>, AdvanceRun<Impl>>());
-  });
+// The spec's state machine on the baselines (they have no seeded faults).
+template <class S>
+bool baseline_matches_spec(const char* what) {
+  return rc::check(what, [] { props::sequence_matches_model<S, TimerFault::none>(*props::gen_sequence<S>()); });
 }
 
-TEST(timers, state_machine_matches_reference_model) {
-  with_selected_fault<TimerFault>([](auto fault) {
-    constexpr TimerFault F = decltype(fault)::value;
-    EXPECT_TRUE((state_machine<TimerSet<StdSync, Clock, 4, F>>("Go-style 4-ary timers agree with the reference")));
-  });
+TEST(timers, binary_heap_baseline_matches_spec) {
+  EXPECT_TRUE((baseline_matches_spec<specs::TimersSpecOf<6, specs::BinaryHeapTimersImpl>>(
+      "binary-heap timers agree with the spec after every call")));
 }
 
-TEST(timers, binary_heap_baseline_matches_reference_model) {
-  EXPECT_TRUE((state_machine<BinaryHeapTimers<StdSync, Clock>>("binary-heap timers agree with the reference")));
-}
-
-TEST(timers, global_lock_baseline_matches_reference_model) {
-  EXPECT_TRUE((state_machine<GlobalLockTimers<StdSync, Clock>>("global-lock timers agree with the reference")));
+TEST(timers, global_lock_baseline_matches_spec) {
+  EXPECT_TRUE((baseline_matches_spec<specs::TimersSpecOf<6, specs::GlobalLockTimersImpl>>(
+      "global-lock timers agree with the spec after every call")));
 }
 
 // One worker's heap with stopped and reset timers mixed through it: one run at

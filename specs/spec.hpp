@@ -33,6 +33,12 @@
 //       its sequential one (the checker then uses step; props still use apply)
 //   static std::uint64_t partition(const Call&);   // P-compositionality key
 //   static std::string show_partition(std::uint64_t);
+//   static Call close_thread(Slot);
+//       a call appended to every parallel thread of a generated scenario, after its
+//       generated calls (it takes one of the thread's places and is never shrunk
+//       away): for a contract each thread must end with, e.g. "give back the
+//       reference you hold", so that an owner waiting for the last reference never
+//       waits for a thread that has finished (specs/shutdown_spec.hpp)
 //
 // Subject is constructed per execution (under Relacy: inside the simulation, so
 // its allocations, leaks and frees are checked) and destroyed after it.

@@ -169,6 +169,8 @@ class RefcountedShutdown {
         if (word_.compare_exchange_strong(w, next, std::memory_order_acquire,
                                           std::memory_order_relaxed))
           return Acquire::acquired;
+        if constexpr (Fault == ShutdownFault::acquire_gives_up)
+          return Acquire::dead;  // FAULT: another thread's acquire or release taken for teardown
         Sync::spin_hint();
       }
     }

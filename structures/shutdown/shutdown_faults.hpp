@@ -17,6 +17,7 @@ enum class ShutdownFault {
   park_no_recheck,           // owner: tests the word once outside the mutex, waits once
   overflow_wraps,            // try_acquire: the count wraps to 0 instead of refusing
   relaxed_release,           // release: the decrement is relaxed instead of release
+  acquire_gives_up,          // try_acquire: a lost CAS race is reported as dead
 };
 
 template <>
@@ -53,6 +54,14 @@ struct FaultTraits<ShutdownFault> {
        "release decrements with a relaxed RMW: a holder's last use of the resource is not "
        "ordered before the owner destroying it (a data race with the free)",
        "", "model,stress"},
+      {ShutdownFault::acquire_gives_up, "shutdown.acquire_gives_up",
+       "try_acquire reports the object dead when its CAS loses to another thread's acquire or "
+       "release, without looking at the teardown bit again: nothing is taken, so every count, use "
+       "and destroy stays exact, but a caller is told the resource is gone while teardown has not "
+       "even been requested (only linearizability sees it)",
+       "a try-acquire that turns a lost CAS race into 'gone' (a weak_ptr::lock or "
+       "get-unless-zero that gives up under contention and the caller then drops its work)",
+       "lin"},
   };
 };
 

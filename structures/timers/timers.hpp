@@ -32,6 +32,17 @@
 // the fields written while holding it); a failed "leave" CAS is heap corruption
 // and reported as such (Go's badTimer).
 //
+// Sequential consistency: those CASes and the status loads are seq_cst, not just
+// acquire/release. stop and add answer from a status load alone (false,
+// already_armed), without a CAS, so with acquire/release a thread that changed
+// timer A and then reads timer B, and one that changed B and then reads A, can
+// both read the old status (store buffering): stop(a) -> true then stop(b) ->
+// false on one thread, reset(b) -> false then add(a) -> already_armed on another,
+// which no order of the four explains (found by `lfcheck lin timers` under
+// Relacy). Go's atomics are sequentially consistent, so Go's timers never do
+// this. Cost on x86-64: none (a seq_cst load is a plain load; every CAS is a
+// locked cmpxchg either way).
+//
 // Legal transitions (the operation performing each; "wait" = spin until it changes)
 //
 //   add (start) on the caller's worker:
@@ -194,8 +205,10 @@ class TimerSet {
       seq_.store(seq);
     }
     TimerStatus status() const {
-      // Acquire: pairs with the release CAS that stored this status.
-      return static_cast<TimerStatus>(status_.load(std::memory_order_acquire));
+      // Seq_cst (acquire would do for the fields): pairs with the CAS that stored
+      // this status, and orders this answer with the caller's CASes on other
+      // timers (see "Sequential consistency" in the header).
+      return static_cast<TimerStatus>(status_.load(std::memory_order_seq_cst));
     }
 
    private:
@@ -273,7 +286,12 @@ class TimerSet {
         case TimerStatus::waiting:
         case TimerStatus::modified_earlier:
         case TimerStatus::modified_later: {
-          if (!take(t, s, TimerStatus::modifying)) break;  // lost a race: look again
+          if (!take(t, s, TimerStatus::modifying)) {
+            if constexpr (Fault == TimerFault::stop_false_while_modifying) {
+              if (t.status() == TimerStatus::modifying) return false;  // FAULT: a transient status taken as final
+            }
+            break;  // lost a race: look again
+          }
           // The owner is read while we hold Modifying: nobody can move or remove
           // the timer now (golang/go#35367).
           Worker* owner = t.owner_.load();
@@ -527,19 +545,21 @@ class TimerSet {
   // Takes the timer from a stable status into a transient one.
   static bool take(Timer& t, TimerStatus from, TimerStatus to) {
     std::uint32_t expected = static_cast<std::uint32_t>(from);
-    // Success acquire: pairs with the release CAS that stored `from`, so we see
-    // every field the previous holder wrote. Failure relaxed: callers re-load.
+    // Success seq_cst (acquire for the fields: pairs with the CAS that stored
+    // `from`, so we see every field the previous holder wrote; seq_cst for the
+    // order across timers, see the header). Failure relaxed: callers re-load.
     // Strong: a spurious failure would only cost a retry in production, but
     // multiplies a model checker's search.
     return t.status_.compare_exchange_strong(expected, static_cast<std::uint32_t>(to),
-                                             std::memory_order_acquire, std::memory_order_relaxed);
+                                             std::memory_order_seq_cst, std::memory_order_relaxed);
   }
   // Leaves a transient status we hold.
   static void give(Timer& t, TimerStatus from, TimerStatus to) {
     std::uint32_t expected = static_cast<std::uint32_t>(from);
-    // Release: publishes what we wrote while holding `from`; pairs with the
-    // acquire of the next take() (or status() load) of this timer.
-    if (!t.status_.compare_exchange_strong(expected, static_cast<std::uint32_t>(to), std::memory_order_release,
+    // Seq_cst (release for the fields: publishes what we wrote while holding
+    // `from`; pairs with the next take() or status() load of this timer; seq_cst
+    // for the order across timers, see the header).
+    if (!t.status_.compare_exchange_strong(expected, static_cast<std::uint32_t>(to), std::memory_order_seq_cst,
                                            std::memory_order_relaxed))
       bad_timer("timers: a transient status changed under its holder (status word corrupt)");
   }

@@ -17,6 +17,7 @@ enum class TimerFault {
   callback_under_lock,   // the run loop calls the callback with the heap lock held
   no_wakeup_on_add,      // add never wakes a worker sleeping past the new timer's when
   run_without_claim,     // the run loop claims a timer with load-then-store instead of a CAS
+  stop_false_while_modifying,  // stop that lost its CAS to a Modifying holder reports false
 };
 
 template <>
@@ -52,6 +53,15 @@ struct FaultTraits<TimerFault> {
        "that wins in between returns true and the callback runs anyway",
        "check-then-act on the status word (what every transition by CAS prevents)",
        "model"},  // stress (TSan) usually catches it too, but it needs the race window: not every run
+      {TimerFault::stop_false_while_modifying, "timers.stop_false_while_modifying",
+       "stop, having lost its CAS to a reset/modify/add that now holds the timer in Modifying, "
+       "reports false instead of waiting and looking again: the timer stays armed and fires later, "
+       "so every count, the arm accounting and the invariants hold, but Stop said the timer had "
+       "expired or been stopped while it was armed throughout (only linearizability sees it)",
+       "treating a transient status as a final answer: Go's deltimer waits (osyield) on "
+       "timerModifying for simultaneous calls to deltimer and modtimer, because Stop may return "
+       "false only for a timer that expired or was stopped",
+       "lin"},
   };
 };
 
