@@ -10,6 +10,11 @@ through the same layers, budgets and seeds; every failure there is a false alarm
 Seeds: model — Relacy's random scheduler sampling from a different starting
 iteration per seed (lfcheck-model --seed: seed s starts at iteration s * 4M;
 the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...".
+What counts: a run is "caught" only if it exits 1 with its layer's evidence of a
+failed check (model, stress: a failing run in its --json; props: RapidCheck's
+"Falsifiable after"); exit 0 is "clean"; over the budget is "timeout"; anything
+else (exit 2, a missing binary, a signal, exit 1 without evidence) is an "error"
+of the cell, never a catch.
 Exit status: 0 if every fault is caught by at least one layer and there are no
 false alarms, 1 otherwise, 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the
 matrix of the runs that finished is still printed and written ("complete": false
@@ -43,6 +48,37 @@ def run(cmd, budget, env=None):
         return 127, time.monotonic() - start, f"cannot run {cmd[0]}: {e}"
 
 
+def failing_run_in(path):
+    """Whether the layer's --json report holds a failing run (its evidence of a catch)."""
+    try:
+        with open(path) as f:
+            return any(r.get("verdict") == "fail" for r in json.load(f)["runs"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def judged(rc, evidence, out):
+    """The outcome of one run: "caught", "clean", "timeout" or "error: ..."."""
+    if rc is None:
+        return "timeout"
+    if rc == 0:
+        return "clean"
+    if rc == 1 and evidence:
+        return "caught"
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    why = "exit 1 without the layer's failure evidence" if rc == 1 else \
+        f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
+    return f"error: {why}: {last}"
+
+
+def json_runs_work(path, key):
+    try:
+        with open(path) as f:
+            return sum(r.get(key, 0) for r in json.load(f)["runs"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0
+
+
 def model_once(a, structure, fault, seed):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
         path = j.name
@@ -51,14 +87,10 @@ def model_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget)
-    iterations = 0
-    try:
-        for r in json.load(open(path))["runs"]:
-            iterations += r["iterations"]
-    except (OSError, ValueError, KeyError):
-        pass
+    outcome = judged(rc, failing_run_in(path), out)
+    iterations = json_runs_work(path, "iterations")
     os.unlink(path)
-    return rc, secs, iterations, out
+    return outcome, secs, iterations
 
 
 def stress_once(a, structure, fault, seed):
@@ -69,13 +101,10 @@ def stress_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget + 30)
-    ops = 0
-    try:
-        ops = sum(r["ops"] for r in json.load(open(path))["runs"])
-    except (OSError, ValueError, KeyError):
-        pass
+    outcome = judged(rc, failing_run_in(path), out)
+    ops = json_runs_work(path, "ops")
     os.unlink(path)
-    return rc, secs, ops, out
+    return outcome, secs, ops
 
 
 def props_once(a, structure, fault, seed):
@@ -83,9 +112,7 @@ def props_once(a, structure, fault, seed):
     rc, secs, out = run([a.props, f"--gtest_filter={structure}.*"], a.budget, env)
     m = re.search(r"Falsifiable after (\d+) tests", out)
     tests = int(m.group(1)) if m else len(re.findall(r"OK, passed (\d+) tests", out)) * 500
-    if rc not in (None, 0):
-        rc = 1
-    return rc, secs, tests, out
+    return judged(rc, m is not None, out), secs, tests
 
 
 RUNNERS = {"model": model_once, "stress": stress_once, "props": props_once}
@@ -100,17 +127,19 @@ def compact(n):
 
 def measure(a, layer, structure, fault):
     """Runs one layer over the seeds; returns the cell of the matrix."""
-    caught, secs, work, timeouts, other = 0, [], [], 0, []
+    caught, secs, work, timeouts, errors, clean = 0, [], [], 0, [], 0
     for seed in range(1, a.seeds + 1):
-        rc, s, w, out = RUNNERS[layer](a, structure, fault, seed)
-        if rc == 1:
+        outcome, s, w = RUNNERS[layer](a, structure, fault, seed)
+        if outcome == "caught":
             caught += 1
             secs.append(s)
             work.append(w)
-        elif rc is None:
+        elif outcome == "timeout":
             timeouts += 1
-        elif rc != 0:
-            other.append(f"exit {rc}: {out.strip().splitlines()[-1] if out.strip() else ''}")
+        elif outcome == "clean":
+            clean += 1
+        else:
+            errors.append(outcome[len("error: "):])
     cell = {"caught": caught > 0, "seeds": a.seeds, "caught_seeds": caught}
     if caught:
         cell["seconds"] = round(statistics.median(secs), 3)
@@ -119,9 +148,11 @@ def measure(a, layer, structure, fault):
         cell["iterations_worst"] = int(max(work))
     if timeouts:
         cell["timeouts"] = timeouts
-    if other:
-        cell["errors"] = other
+    if errors:
+        cell["errors"] = errors
+    cell["clean_seeds"] = clean
     return cell
+
 
 
 def main():
