@@ -15,10 +15,18 @@ failed check (model, stress: a failing run in its --json; props: RapidCheck's
 "Falsifiable after"); exit 0 is "clean"; over the budget is "timeout"; anything
 else (exit 2, a missing binary, a signal, exit 1 without evidence) is an "error"
 of the cell, never a catch.
-Exit status: 0 if every fault is caught by at least one layer and there are no
-false alarms, 1 otherwise, 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the
-matrix of the runs that finished is still printed and written ("complete": false
-in the JSON), exit 1 if it already shows a miss or a false alarm, else 2.
+
+Correct code: each (structure, layer) cell is "clean" (every seed ran to the end
+and passed), "false alarm" (some seed failed), "over budget: not checked" (some
+seed hit the budget: the false-alarm check did not run) or "error: not checked".
+They are printed and written ("correct_code" in the JSON).
+
+Exit status: 0 if every fault is caught by at least one layer and by every layer
+its catalogue entry names, and every correct-code cell is clean; 1 otherwise
+(an over-budget correct-code cell included, unless --allow-unchecked reports it
+as unchecked); 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the matrix of
+the runs that finished is still printed and written ("complete": false in the
+JSON), exit 1 if it already shows a miss or a false alarm, else 2.
 """
 import argparse
 import json
@@ -154,6 +162,19 @@ def measure(a, layer, structure, fault):
     return cell
 
 
+CLEAN, FALSE_ALARM, OVER_BUDGET, ERROR = "clean", "false alarm", "over budget: not checked", "error: not checked"
+
+
+def correct_code_status(cell):
+    """A correct-code cell is clean only if every seed ran to its end and passed."""
+    if cell["caught_seeds"]:
+        return FALSE_ALARM
+    if cell.get("errors"):
+        return ERROR
+    if cell.get("timeouts"):
+        return OVER_BUDGET
+    return CLEAN
+
 
 def main():
     ap = argparse.ArgumentParser(prog="lfcheck mutants", description=__doc__,
@@ -161,10 +182,14 @@ def main():
     ap.add_argument("structure", nargs="?", default="", help="only this structure's faults")
     ap.add_argument("--layer", choices=("model", "stress", "props", "all"), default="all")
     ap.add_argument("--budget", type=float, default=120.0,
-                    help="seconds per layer run (default 120); a run over budget is a miss")
+                    help="seconds per layer run (default 120); a run over budget is a miss, and on "
+                         "the correct code an unchecked cell that fails the matrix")
     ap.add_argument("--stress-seconds", type=float, default=10.0,
                     help="duration of each stress run (default 10)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds per layer and fault (default 5)")
+    ap.add_argument("--allow-unchecked", action="store_true",
+                    help="report an over-budget correct-code cell as unchecked without failing "
+                         "the matrix (it is never counted as clean)")
     ap.add_argument("--json", help="write the matrix as JSON (DESIGN §6)")
     ap.add_argument("--junit", help="write JUnit XML: one testcase per fault")
     ap.add_argument("--model", required=True, help=argparse.SUPPRESS)
@@ -202,8 +227,7 @@ def main():
     signal.signal(signal.SIGTERM, on_term)
     interrupted = False
 
-    results = []
-    false_alarms, alarm_details, correct_checked = 0, [], 0
+    results, correct = [], []
     try:
         for f in faults:
             row = {"name": f["name"], "mechanism": f["mechanism"], "expected": f["expected_layers"],
@@ -217,14 +241,15 @@ def main():
         for s in structures:
             for layer in layers:
                 cell = measure(a, layer, s, "")
-                progress(f"{s} correct code x {layer}: {cell['caught_seeds']} failures")
-                correct_checked += 1
-                if cell["caught_seeds"] or cell.get("errors"):
-                    false_alarms += cell["caught_seeds"] + len(cell.get("errors", []))
-                    alarm_details.append(f"{s} {layer}: {cell}")
+                cell = {"structure": s, "layer": layer, "status": correct_code_status(cell), **cell}
+                del cell["caught"]
+                correct.append(cell)
+                progress(f"{s} correct code x {layer}: {cell['status']}")
     except KeyboardInterrupt:
         interrupted = True
         sys.stderr.write("[mutants] interrupted: the matrix below covers only the runs that finished\n")
+    false_alarms = sum(c["caught_seeds"] for c in correct)
+    tally = {st: [c for c in correct if c["status"] == st] for st in (CLEAN, FALSE_ALARM, OVER_BUDGET, ERROR)}
 
     # The matrix.
     width = max([len(r["name"]) for r in results] + [5])
@@ -257,35 +282,53 @@ def main():
                        if l in layers and not r["layers"][l]["caught"]]
     if missed_expected:
         print("missed by a layer the catalogue says must catch it: " + ", ".join(missed_expected))
-    print(f"false alarms on the correct code: {false_alarms}"
-          f" ({correct_checked} of {len(structures) * len(layers)} correct-code runs done)")
+    print(f"\ncorrect code ({a.seeds} seeds, the same budgets):")
+    print(f"{'structure':<{width}}  " + "  ".join(f"{l:<34}" for l in layers))
+    for s in structures:
+        cells = {c["layer"]: c for c in correct if c["structure"] == s}
+        if cells:
+            print(f"{s:<{width}}  " + "  ".join(f"{cells[l]['status'] if l in cells else 'not run':<34}"
+                                                  for l in layers))
+    print(f"correct code: {len(tally[CLEAN])} clean, {len(tally[FALSE_ALARM])} false alarm, "
+          f"{len(tally[OVER_BUDGET])} over budget: not checked, {len(tally[ERROR])} error: not checked "
+          f"({len(correct)} of {len(structures) * len(layers)} cells run)")
+    print(f"false alarms on the correct code: {false_alarms}")
+    if tally[OVER_BUDGET]:
+        print(("unchecked (--allow-unchecked): " if a.allow_unchecked else "NOT CHECKED, over budget: ") +
+              ", ".join(f"{c['structure']} x {c['layer']}" for c in tally[OVER_BUDGET]))
     if interrupted:
         print(f"INCOMPLETE: interrupted after {len(results)} of {len(faults)} faults")
-    for d in alarm_details:
-        print("  " + d)
+    for c in tally[FALSE_ALARM] + tally[ERROR]:
+        print(f"  {c['structure']} {c['layer']}: {c['status']}: {c.get('errors', '')}")
 
     doc = {"faults": [{"name": r["name"], "mechanism": r["mechanism"], "caught": r["caught"],
                        "layers": r["layers"]} for r in results],
-           "false_alarms": false_alarms, "seeds": a.seeds, "budget_seconds": a.budget,
-           "complete": not interrupted}
+           "correct_code": correct, "false_alarms": false_alarms,
+           "unchecked": len(tally[OVER_BUDGET]) + len(tally[ERROR]),
+           "seeds": a.seeds, "budget_seconds": a.budget, "complete": not interrupted}
+    correct_bad = tally[FALSE_ALARM] + tally[ERROR] + ([] if a.allow_unchecked else tally[OVER_BUDGET])
     if a.json:
         with open(a.json, "w") as out:
             json.dump(doc, out, indent=1)
     if a.junit:
         with open(a.junit, "w") as out:
             out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
-            out.write(f'<testsuite name="lfcheck.mutants" tests="{len(results) + 1}" '
-                      f'failures="{sum(not r["caught"] for r in results) + (false_alarms > 0)}">\n')
+            out.write(f'<testsuite name="lfcheck.mutants" tests="{len(results) + len(correct)}" '
+                      f'failures="{sum(not r["caught"] for r in results) + len(correct_bad)}">\n')
             for r in results:
                 out.write(f'  <testcase classname="{r["mechanism"]}" name="{r["name"]}">')
                 if not r["caught"]:
                     out.write('<failure message="no layer caught this fault"/>')
                 out.write("</testcase>\n")
-            out.write('  <testcase classname="mutants" name="false_alarms">')
-            if false_alarms:
-                out.write(f'<failure message="{false_alarms} false alarms"/>')
-            out.write("</testcase>\n</testsuite>\n</testsuites>\n")
-    ok = overall == len(results) and false_alarms == 0 and not missed_expected
+            for c in correct:
+                out.write(f'  <testcase classname="correct_code.{c["structure"]}" name="{c["layer"]}">')
+                if c in correct_bad:
+                    out.write(f'<failure message="{c["status"]}"/>')
+                elif c["status"] != CLEAN:
+                    out.write(f'<skipped message="{c["status"]}"/>')
+                out.write("</testcase>\n")
+            out.write("</testsuite>\n</testsuites>\n")
+    ok = overall == len(results) and not correct_bad and not missed_expected
     if interrupted:
         return 1 if not ok else 2  # incomplete: nothing wrong found, but not a pass either
     return 0 if ok else 1

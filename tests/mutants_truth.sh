@@ -4,6 +4,9 @@
 # every case takes a second or two:
 #   caught    only exit 1 with the layer's evidence; a missing binary, exit 2, a
 #             signal or a bare exit 1 is an error of the cell, never a catch
+#   correct   the correct-code cells are printed and written with their status
+#             (clean, false alarm, over budget: not checked); an over-budget one
+#             fails the matrix unless --allow-unchecked, and is never "clean"
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 mutants=$here/../harness/mutants.py
@@ -52,6 +55,34 @@ matrix model-bare1 1 "model:fake.a=bare1,props:fake.b=fail" --layer all &&
   [ "$(q model-bare1 "d['faults'][0]['layers']['model']['caught']")" = False ] &&
   ok "model exit 1 without a failing run in its JSON: not caught" || fail "model bare exit 1 counted as caught"
 
+
+# --- the correct-code cells -------------------------------------------------------
+all_caught="model:fake.a=fail,props:fake.b=fail"
+status_of() { q "$1" "[c['status'] for c in d['correct_code'] if c['layer'] == '$2'][0]"; }
+if matrix clean 0 "$all_caught"; then
+  [ "$(q clean "sorted({c['status'] for c in d['correct_code']})")" = "['clean']" ] &&
+    grep -q "^correct code: 3 clean, 0 false alarm, 0 over budget: not checked" "$dir/clean.out" &&
+    ok "all clean: exit 0, three clean cells printed and written" || fail "clean cells: $(q clean "d.get('correct_code')")"
+fi
+if matrix over-budget 1 "$all_caught,model:correct=sleep"; then
+  [ "$(status_of over-budget model)" = "over budget: not checked" ] &&
+    grep -q "NOT CHECKED, over budget: fake x model" "$dir/over-budget.out" &&
+    ok "correct code over budget: 'over budget: not checked', exit 1" ||
+    fail "correct code over budget: status '$(status_of over-budget model)'"
+fi
+if matrix unchecked 0 "$all_caught,model:correct=sleep" --allow-unchecked; then
+  [ "$(status_of unchecked model)" = "over budget: not checked" ] &&
+    grep -q "unchecked (--allow-unchecked): fake x model" "$dir/unchecked.out" &&
+    ok "--allow-unchecked: exit 0, the cell still says not checked" ||
+    fail "--allow-unchecked: status '$(status_of unchecked model)'"
+fi
+if matrix false-alarm 1 "$all_caught,stress:correct=fail"; then
+  [ "$(status_of false-alarm stress)" = "false alarm" ] && [ "$(q false-alarm "d['false_alarms']")" = 1 ] &&
+    ok "a failure on the correct code: 'false alarm', exit 1" || fail "false alarm: status '$(status_of false-alarm stress)'"
+fi
+matrix correct-error 1 "$all_caught,props:correct=exit2" &&
+  [ "$(status_of correct-error props)" = "error: not checked" ] &&
+  ok "an error on the correct code: 'error: not checked', exit 1" || fail "correct-code error not reported"
 
 echo "mutants truth: $failed failed"
 [ $failed -eq 0 ]
