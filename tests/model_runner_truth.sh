@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# model_runner_truth.sh PROBES MODEL — the model runner reports what ran, never more
+# (issue 13). PROBES is lfcheck-model-probes (the runner with the probe scenarios of
+# models/selftest/probe_models.cpp), MODEL the real lfcheck-model. Every run's JSON
+# also goes through verdict_rules.py (exit status = verdicts, no pass without work,
+# exhaustive only from the root).
+#   nondeterministic  a failure that does not happen again when its execution is
+#                     re-run alone is NONDETERMINISTIC SCENARIO, exit 1 — not pass
+set -u
+probes=$1 model=$2
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+ok() { echo "ok:   $*"; }
+
+# run NAME WANT_STATUS -- command...: runs it with --json, checks the status and the rules.
+run() {
+  local name=$1 want=$2; shift 3
+  timeout 300 "$@" --quiet --json "$dir/$name.json" >"$dir/$name.out" 2>"$dir/$name.err"
+  local rc=$?
+  echo "$rc" >"$dir/$name.rc"
+  if [ "$rc" -ne "$want" ]; then
+    fail "$name: exit $rc, want $want"; tail -n 5 "$dir/$name.out" "$dir/$name.err"; return 1
+  fi
+  /usr/bin/python3 "$here/verdict_rules.py" "$rc" "$dir/$name.json" >"$dir/$name.rules" ||
+    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
+  return 0
+}
+field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])].get(sys.argv[3], ''))" "$@"; }
+witness() { sed -n 's/^probe counted: \([0-9]*\) executions$/\1/p' "$dir/$1.err"; }
+
+# --- nondeterministic scenario --------------------------------------------------
+for s in random bound; do
+  if run flaky-$s 1 -- "$probes" probe --scenario flaky --scheduler $s --iterations 10; then
+    f=$(field "$dir/flaky-$s.json" 0 failure)
+    [ "$f" = "NONDETERMINISTIC SCENARIO" ] && grep -q "NONDETERMINISTIC SCENARIO" "$dir/flaky-$s.out" &&
+      ok "flaky ($s): NONDETERMINISTIC SCENARIO, exit 1" || fail "flaky ($s): failure '$f', want NONDETERMINISTIC SCENARIO"
+  fi
+done
+
+echo "model runner truth: $failed failed"
+[ $failed -eq 0 ]
