@@ -6,6 +6,8 @@
 # exhaustive only from the root).
 #   nondeterministic  a failure that does not happen again when its execution is
 #                     re-run alone is NONDETERMINISTIC SCENARIO, exit 1 — not pass
+#   executions        the iterations reported are the executions the probe counted
+#                     itself (random 1 and 10, bound, full); --iterations 1 ends
 set -u
 probes=$1 model=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +41,27 @@ for s in random bound; do
       ok "flaky ($s): NONDETERMINISTIC SCENARIO, exit 1" || fail "flaky ($s): failure '$f', want NONDETERMINISTIC SCENARIO"
   fi
 done
+
+# --- executions: reported = counted by the probe ---------------------------------
+check_count() {  # name scheduler [--iterations N] ; want (empty: whatever the probe counted)
+  local name=$1 want=$2; shift 2
+  run "$name" 0 -- "$probes" probe --scenario counted "$@" || return
+  local reported counted
+  reported=$(field "$dir/$name.json" 0 iterations)
+  counted=$(witness "$name")
+  if [ "$reported" != "$counted" ] || { [ -n "$want" ] && [ "$counted" != "$want" ]; }; then
+    fail "$name: reported $reported iterations, the probe counted ${counted:-none} executions${want:+, asked for $want}"
+  else
+    ok "$name: reported $reported iterations = $counted executions counted"
+  fi
+}
+check_count random-1 1 --scheduler random --iterations 1
+check_count random-10 10 --scheduler random --iterations 10
+check_count random-seed 7 --scheduler random --iterations 7 --seed 3
+check_count bound "" --scheduler bound
+check_count full "" --scheduler full
+[ "$(field "$dir/bound.json" 0 exhaustive)" = True ] && ok "bound from the root: exhaustive" ||
+  fail "bound from the root: not exhaustive"
 
 echo "model runner truth: $failed failed"
 [ $failed -eq 0 ]
