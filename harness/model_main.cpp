@@ -152,11 +152,12 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
   q.context_bound = o.bound;
   if (scheduler == "random" && o.seed != 0) q.first_iteration = o.seed * kSeedStride;
   if (!o.initial_state.empty()) {
-    // Replay: start at the recorded iteration and scheduler state. The random
-    // scheduler then runs exactly that iteration; the tree schedulers resume
-    // their search there, and the recorded execution is the first one they run.
+    // Replay: the recorded execution alone (its iteration and scheduler state). A
+    // tree search would otherwise go on through the rest of its tree from there:
+    // work no one asked for, and never an exhaustive search.
     q.initial_state = o.initial_state;
     q.iterations = 1;
+    q.execution_limit = 1;
   }
   return q;
 }
@@ -297,10 +298,15 @@ int main_impl(int argc, char** argv) {
     return cli::kPass;
   }
 
+  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
+    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+  // With a fault, only the scenarios of the structure that has it: the others
+  // would run their correct code and report passes that say nothing of the fault.
   std::vector<const ModelEntry*> selected;
   for (auto& e : model_registry())
     if ((o.structure.empty() || e.structure == o.structure) &&
-        (o.scenario.empty() || e.scenario == o.scenario))
+        (o.scenario.empty() || e.scenario == o.scenario) &&
+        (o.fault.empty() || is_known_fault(e.structure, o.fault)))
       selected.push_back(&e);
   if (selected.empty()) cli::usage_error(p.program(), "no scenario named '" + o.scenario + "'");
   if (!o.replay.empty()) selected.resize(1);
@@ -315,8 +321,6 @@ int main_impl(int argc, char** argv) {
   if (o.seed * kSeedStride + o.iterations >= (1ull << 32))
     cli::usage_error(p.program(), "--seed times 4000000 plus --iterations must stay below 2^32 "
                                   "(Relacy's random scheduler degenerates above)");
-  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
-    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
 
   const bool show_progress = !o.quiet;
   std::vector<RunRecord> runs;

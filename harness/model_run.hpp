@@ -147,7 +147,8 @@ ModelOutcome run_model(const ModelRequest& request) {
     o.executions = first_run.limit;
   } else {
     o.executions = first_run.executions;
-    o.whole_space = o.result == rl::test_result_success && kind == SearchKind::tree;
+    o.whole_space = o.result == rl::test_result_success && request.initial_state.empty() &&
+                    kind == SearchKind::tree;
   }
   if (o.result == rl::test_result_success) return o;
 

@@ -8,6 +8,9 @@
 #                     re-run alone is NONDETERMINISTIC SCENARIO, exit 1 — not pass
 #   executions        the iterations reported are the executions the probe counted
 #                     itself (random 1 and 10, bound, full); --iterations 1 ends
+#   fault selection   --fault F without a structure runs F's structure only
+#   resumed search    a bound/full search resumed from a replay file is not
+#                     exhaustive, and a replay runs the recorded execution alone
 set -u
 probes=$1 model=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,6 +65,27 @@ check_count bound "" --scheduler bound
 check_count full "" --scheduler full
 [ "$(field "$dir/bound.json" 0 exhaustive)" = True ] && ok "bound from the root: exhaustive" ||
   fail "bound from the root: not exhaustive"
+
+# --- a fault runs its own structure only ------------------------------------------
+if run fault-only 1 -- "$model" --fault treiber.take_all_drops_last --scheduler random --iterations 200; then
+  others=$(/usr/bin/python3 -c "import json,sys; print(sorted({r['structure'] for r in json.load(open(sys.argv[1]))['runs']} - {'treiber'}))" "$dir/fault-only.json")
+  [ "$others" = "[]" ] && ok "--fault treiber.* without a structure runs treiber only" ||
+    fail "--fault treiber.* without a structure also ran $others"
+fi
+
+# --- a search resumed from a replay file is not exhaustive ------------------------
+for s in bound full; do
+  arts=$dir/artifacts-$s
+  run order-$s 1 -- "$probes" probe --scenario order --fault thread1_first --scheduler $s --artifacts "$arts" || continue
+  replay=$arts/probe.order.$s.thread1_first.replay
+  [ -s "$replay" ] || { fail "order ($s): no replay file"; continue; }
+  sed 's/^fault=.*/fault=/' "$replay" >"$dir/resumed-$s.replay"  # the correct code, same state
+  if run resumed-$s 0 -- "$probes" --replay "$dir/resumed-$s.replay"; then
+    ex=$(field "$dir/resumed-$s.json" 0 exhaustive) it=$(field "$dir/resumed-$s.json" 0 iterations)
+    [ "$ex" = False ] && [ "$it" = 1 ] && ok "resumed $s search: 1 execution, not exhaustive" ||
+      fail "resumed $s search: exhaustive=$ex, iterations=$it (want False, 1)"
+  fi
+done
 
 echo "model runner truth: $failed failed"
 [ $failed -eq 0 ]
