@@ -189,10 +189,9 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
   r.num("iterations", outcome.executions).boolean("exhaustive", exhaustive);
   if (scheduler == "bound") r.num("bound", o.bound);
-  r.str("verdict", passed ? "pass" : "fail").real("seconds", seconds);
+  r.set_verdict(passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
   if (!o.fault.empty()) r.str("fault", o.fault);
   if (!o.replay.empty()) r.str("replay_of", o.replay);
-  r.passed = passed;
   if (!passed) {
     r.failure = rl::test_result_str(outcome.result);
     if (!outcome.reproduced) {
@@ -342,7 +341,7 @@ int main_impl(int argc, char** argv) {
     std::stable_partition(plan.begin(), plan.end(), [](const auto& run) { return run.second == "random"; });
   for (auto& [e, s] : plan) {
     RunRecord r = run_one(*e, s, o, show_progress);
-    if (!r.passed) all_passed = false;
+    if (!r.passed()) all_passed = false;
     runs.push_back(std::move(r));
     std::fflush(stdout);
     if (!all_passed && o.first_failure) break;
@@ -351,13 +350,13 @@ int main_impl(int argc, char** argv) {
   std::printf("\n");
   print_table(stdout, runs, {"structure", "scenario", "scheduler", "iterations", "exhaustive", "verdict", "seconds", "failure"});
   std::size_t failed = 0;
-  for (auto& r : runs) failed += !r.passed;
+  for (auto& r : runs) failed += !r.passed();
   std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s\n", runs.size(), runs.size() - failed,
               failed, o.fault.empty() ? "" : (" (fault " + o.fault + ")").c_str());
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.model", runs, {"scenario", "scheduler"}))
     return cli::kUsage;
-  return all_passed ? cli::kPass : cli::kCheckFailed;
+  return exit_status(runs);
 }
 
 }  // namespace

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# stress_runner_truth.sh STRESS PROBES — the stress runner reports what ran (issue
+# 13). STRESS is the plain lfcheck-stress, PROBES the plain lfcheck-stress-probes
+# (stress/selftest/probe_stress.cpp). Every run's JSON (and JUnit) also goes through
+# verdict_rules.py (exit status = verdicts, no pass without work, JUnit = JSON).
+#   zero work   a budget too small for any work still runs at least one round or
+#               litmus execution; a workload that does no work is an error (exit
+#               2), never a pass
+set -u
+stress=$1 probes=$2
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+ok() { echo "ok:   $*"; }
+
+# run NAME WANT_STATUS -- command...: runs it with --json and --junit, checks the
+# status and the rules; the output is in $dir/NAME.out.
+run() {
+  local name=$1 want=$2; shift 3
+  timeout 600 "$@" --quiet --json "$dir/$name.json" --junit "$dir/$name.xml" >"$dir/$name.out" 2>&1
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    fail "$name: exit $rc, want $want"; tail -n 8 "$dir/$name.out"; return 1
+  fi
+  /usr/bin/python3 "$here/verdict_rules.py" "$rc" "$dir/$name.json" "$dir/$name.xml" >"$dir/$name.rules" ||
+    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
+  return 0
+}
+
+# --- zero work ----------------------------------------------------------------------
+run tiny-duration 0 -- "$stress" --duration 0.000001 --seed 1 &&
+  ok "--duration 0.000001: every workload (litmus ones too) did work and passed"
+if run idle 2 -- "$probes" probe_idle --seed 1; then
+  grep -q '"verdict":"error"' "$dir/idle.json" && grep -q "NO WORK" "$dir/idle.out" &&
+    ok "a workload that runs no round: NO WORK, verdict error, exit 2" || fail "idle workload: $(cat "$dir/idle.json")"
+fi
+
+echo "stress runner truth: $failed failed"
+[ $failed -eq 0 ]
