@@ -437,6 +437,7 @@ int main_impl(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
     if (std::strcmp(run.unit(), "ops") != 0) r.str("unit", run.unit());
+    for (auto& [key, value] : run.notes()) r.num(key, value);
     std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s, %s)\n", e->structure.c_str(),
                 e->workload.c_str(), r.passed() ? "pass" : r.verdict == Verdict::fail ? "FAIL" : "ERROR",
                 static_cast<unsigned long long>(run.ops_done()), run.unit(), seconds,

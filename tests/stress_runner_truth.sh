@@ -6,6 +6,8 @@
 #   zero work   a budget too small for any work still runs at least one round or
 #               litmus execution; a workload that does no work is an error (exit
 #               2), never a pass
+#   phases      the timers workload shuts a worker down halfway through the budget,
+#               under --duration as under --ops ("worker_shutdowns":1 in its JSON)
 set -u
 stress=$1 probes=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +38,16 @@ if run idle 2 -- "$probes" probe_idle --seed 1; then
   grep -q '"verdict":"error"' "$dir/idle.json" && grep -q "NO WORK" "$dir/idle.out" &&
     ok "a workload that runs no round: NO WORK, verdict error, exit 2" || fail "idle workload: $(cat "$dir/idle.json")"
 fi
+
+# --- timers: the worker-shutdown half runs under either budget --------------------
+for budget in "--duration 2" "--ops 200000"; do
+  name=timers-${budget%% *}; name=${name/--/}
+  if run "$name" 0 -- "$stress" timers $budget --threads 4 --seed 3; then
+    shutdowns=$(/usr/bin/python3 -c "import json,sys; print([r.get('worker_shutdowns') for r in json.load(open(sys.argv[1]))['runs'] if r['workload'] == 'add_modify_stop_run'])" "$dir/$name.json")
+    [ "$shutdowns" = "[1]" ] && ok "timers $budget: the worker shutdown ran" ||
+      fail "timers $budget: worker_shutdowns $shutdowns, want [1]"
+  fi
+done
 
 echo "stress runner truth: $failed failed"
 [ $failed -eq 0 ]
