@@ -38,6 +38,12 @@ expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
 expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
 expect 2 "replay: missing file" -- "$lfcheck" replay /nonexistent.replay
 expect 2 "mutants: bad seeds" -- "$lfcheck" mutants --seeds x
+# A binary that is not there (a build that did not make it) is a set-up error, 2.
+empty=$(mktemp -d)
+for c in "model treiber" "faults" "stress treiber" "stress treiber --sanitizer none" "props" "props treiber" "mutants treiber"; do
+  expect 2 "$c: binary missing" -- env LFCHECK_BUILD_DIR="$empty" "$lfcheck" $c
+done
+rmdir "$empty"
 expect 0 "faults treiber" -- "$lfcheck" faults treiber
 grep -q '^treiber\.no_aba_tag ' /tmp/lfcheck-cli.out || { echo "FAIL: faults output lacks treiber.no_aba_tag"; failed=$((failed + 1)); }
 
