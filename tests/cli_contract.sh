@@ -36,6 +36,12 @@ expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
 expect 2 "stress: unknown structure" -- "$lfcheck" stress nosuch
 expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
 expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
+# Names and faults are exact, never patterns.
+expect 2 "props: a pattern for a name" -- "$lfcheck" props 'tre.ber'
+expect 2 "props: a pattern for a fault" -- "$lfcheck" props treiber --fault 'take_all_drops_las.'
+expect 2 "props: an alternation for a fault" -- "$lfcheck" props treiber --fault 'bogus|'
+expect 2 "props: another structure's fault" -- "$lfcheck" props treiber --fault deliqueue.presleep_store
+expect 1 "props: a real fault, short name" -- "$lfcheck" props treiber --fault take_all_drops_last
 expect 2 "replay: missing file" -- "$lfcheck" replay /nonexistent.replay
 expect 2 "mutants: bad seeds" -- "$lfcheck" mutants --seeds x
 # A binary that is not there (a build that did not make it) is a set-up error, 2.
