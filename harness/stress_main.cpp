@@ -374,6 +374,7 @@ int main_impl(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return cli::kPass;
   }
+  if (const std::string why = sanitizer_reporting_disabled(); !why.empty()) cli::usage_error(p.program(), why);
   if (o.run.ops && o.run.duration > 0) cli::usage_error(p.program(), "give --ops or --duration, not both");
   if (!o.run.ops && o.run.duration <= 0) o.run.ops = 2'000'000;
   if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
@@ -433,6 +434,8 @@ int main_impl(int argc, char** argv) {
       e->run(run, o.fault);
     }
     current_run = nullptr;
+    // The workload's objects are gone: what LeakSanitizer finds now leaked in this run.
+    if (leaks_reported_now()) run.fail("LeakSanitizer: memory leak (see the report above)");
     death.armed.store(false, std::memory_order_release);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
