@@ -42,6 +42,19 @@ expect 2 "props: a pattern for a fault" -- "$lfcheck" props treiber --fault 'tak
 expect 2 "props: an alternation for a fault" -- "$lfcheck" props treiber --fault 'bogus|'
 expect 2 "props: another structure's fault" -- "$lfcheck" props treiber --fault deliqueue.presleep_store
 expect 1 "props: a real fault, short name" -- "$lfcheck" props treiber --fault take_all_drops_last
+# Zero tests or zero RapidCheck cases are not a pass.
+expect 2 "props: a filter that matches no test" -- "$lfcheck" props treiber --gtest_filter=typo
+expect 2 "props: RC_PARAMS max_success=0" -- env RC_PARAMS=max_success=0 "$lfcheck" props treiber
+expect 2 "props binary: a fault no test that ran has" -- env LFCHECK_FAULT=deliqueue.presleep_store \
+  "$2/property_tests/lfcheck-props" --gtest_filter='treiber.*'
+# ./lfcheck test: ctest's statuses mapped (a failing test 1, no test selected 2), on
+# a stand-in build directory with one passing and one failing test.
+fake=$(mktemp -d)
+printf 'add_test(passes "/bin/true")\nadd_test(fails "/bin/false")\n' >"$fake/CTestTestfile.cmake"
+expect 0 "test: a passing selection" -- env LFCHECK_BUILD_DIR="$fake" "$lfcheck" test -R passes
+expect 1 "test: a failing test" -- env LFCHECK_BUILD_DIR="$fake" "$lfcheck" test -R fails
+expect 2 "test: a selection with no test" -- env LFCHECK_BUILD_DIR="$fake" "$lfcheck" test -R nosuchtest
+rm -rf "$fake"
 expect 2 "replay: missing file" -- "$lfcheck" replay /nonexistent.replay
 expect 2 "mutants: bad seeds" -- "$lfcheck" mutants --seeds x
 # A binary that is not there (a build that did not make it) is a set-up error, 2.
