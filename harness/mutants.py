@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+from one_line_argparse import OneLineParser
+
 LAYERS = ("model", "stress", "props")
 
 
@@ -177,7 +179,7 @@ def correct_code_status(cell):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="lfcheck mutants", description=__doc__,
+    ap = OneLineParser(prog="lfcheck mutants", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("structure", nargs="?", default="", help="only this structure's faults")
     ap.add_argument("--layer", choices=("model", "stress", "props", "all"), default="all")
@@ -197,9 +199,13 @@ def main():
     ap.add_argument("--props", required=True, help=argparse.SUPPRESS)
     ap.add_argument("--artifacts", default=os.environ.get("LFCHECK_ARTIFACTS", "/tmp/lfcheck-artifacts"),
                     help=argparse.SUPPRESS)
+    ap.add_argument("--check-args", action="store_true",
+                    help=argparse.SUPPRESS)  # ./lfcheck: validate the arguments before building
     a = ap.parse_args()
     if a.seeds < 1 or a.budget <= 0 or a.stress_seconds <= 0:
         ap.error("--seeds, --budget and --stress-seconds must be positive")
+    if a.check_args:
+        return 0
     a.stress_seconds = min(a.stress_seconds, a.budget)
 
     listing = subprocess.run([a.model, "--list-faults-json"] + ([a.structure] if a.structure else []),

@@ -57,6 +57,21 @@ expect 2 "test: a selection with no test" -- env LFCHECK_BUILD_DIR="$fake" "$lfc
 rm -rf "$fake"
 expect 2 "replay: missing file" -- "$lfcheck" replay /nonexistent.replay
 expect 2 "mutants: bad seeds" -- "$lfcheck" mutants --seeds x
+# Python commands too: one line, before anything is configured or built ($unbuilt stays empty).
+unbuilt=$(mktemp -d)
+# one_line WHAT: the last command's error was one line on stderr.
+one_line() {
+  [ "$(wc -l </tmp/lfcheck-cli.err)" -eq 1 ] ||
+    { echo "FAIL: $1: $(wc -l </tmp/lfcheck-cli.err) lines on stderr, want 1"; head -3 /tmp/lfcheck-cli.err; failed=$((failed + 1)); }
+}
+one_line "mutants: bad seeds"
+expect 2 "mutants: budget 0" -- env -u LFCHECK_SKIP_SETUP LFCHECK_BUILD_DIR="$unbuilt" "$lfcheck" mutants --budget 0
+one_line "mutants: budget 0"
+# bench: a bad argument is a usage error before anything is configured or built.
+expect 2 "bench: --plot without a file" -- env -u LFCHECK_SKIP_SETUP LFCHECK_BUILD_DIR="$unbuilt" "$lfcheck" bench --plot
+one_line "bench: --plot without a file"
+[ -z "$(ls -A "$unbuilt")" ] || { echo "FAIL: a usage error configured a build first"; failed=$((failed + 1)); }
+rm -rf "$unbuilt"
 # A binary that is not there (a build that did not make it) is a set-up error, 2.
 empty=$(mktemp -d)
 for c in "model treiber" "faults" "stress treiber" "stress treiber --sanitizer none" "props" "props treiber" "mutants treiber"; do

@@ -7,6 +7,7 @@
 #   correct   the correct-code cells are printed and written with their status
 #             (clean, false alarm, over budget: not checked); an over-budget one
 #             fails the matrix unless --allow-unchecked, and is never "clean"
+#   usage     a bad option value is one line on stderr, exit 2
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 mutants=$here/../harness/mutants.py
@@ -83,6 +84,14 @@ fi
 matrix correct-error 1 "$all_caught,props:correct=exit2" &&
   [ "$(status_of correct-error props)" = "error: not checked" ] &&
   ok "an error on the correct code: 'error: not checked', exit 1" || fail "correct-code error not reported"
+
+# --- usage errors: one line, exit 2 -------------------------------------------------
+for bad in "--budget 0" "--seeds x" "--layer nosuch"; do
+  /usr/bin/python3 "$mutants" --model x --stress x --props x $bad >/dev/null 2>"$dir/usage.err"; rc=$?
+  lines=$(wc -l <"$dir/usage.err")
+  [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && ok "mutants $bad: one line, exit 2" ||
+    { fail "mutants $bad: exit $rc, $lines lines on stderr"; cat "$dir/usage.err"; }
+done
 
 echo "mutants truth: $failed failed"
 [ $failed -eq 0 ]
