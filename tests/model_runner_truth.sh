@@ -13,26 +13,7 @@
 #                     exhaustive, and a replay runs the recorded execution alone
 set -u
 probes=$1 model=$2
-here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-ok() { echo "ok:   $*"; }
-
-# run NAME WANT_STATUS -- command...: runs it with --json, checks the status and the rules.
-run() {
-  local name=$1 want=$2; shift 3
-  timeout 300 "$@" --quiet --json "$dir/$name.json" >"$dir/$name.out" 2>"$dir/$name.err"
-  local rc=$?
-  echo "$rc" >"$dir/$name.rc"
-  if [ "$rc" -ne "$want" ]; then
-    fail "$name: exit $rc, want $want"; tail -n 5 "$dir/$name.out" "$dir/$name.err"; return 1
-  fi
-  /usr/bin/python3 "$here/verdict_rules.py" "$rc" "$dir/$name.json" >"$dir/$name.rules" ||
-    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
-  return 0
-}
+source "$(dirname "$0")/truth_lib.sh"
 field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])].get(sys.argv[3], ''))" "$@"; }
 witness() { sed -n 's/^probe counted: \([0-9]*\) executions$/\1/p' "$dir/$1.err"; }
 

@@ -9,13 +9,8 @@
 #             fails the matrix unless --allow-unchecked, and is never "clean"
 #   usage     a bad option value is one line on stderr, exit 2
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
+source "$(dirname "$0")/truth_lib.sh"
 mutants=$here/../harness/mutants.py
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-ok() { echo "ok:   $*"; }
 for layer in model stress props; do
   printf '#!/bin/sh\nexec /usr/bin/python3 %s %s "$@"\n' "$here/fake_layer.py" $layer >"$dir/$layer"
   chmod +x "$dir/$layer"

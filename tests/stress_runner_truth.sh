@@ -14,26 +14,7 @@
 #               replay line, as the exit status (1) says
 set -u
 stress=$1 probes=$2 tsan=${3:-} asan=${4:-} asan_probes=${5:-}
-here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failed=0
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
-ok() { echo "ok:   $*"; }
-
-# run NAME WANT_STATUS -- command...: runs it with --json and --junit, checks the
-# status and the rules; the output is in $dir/NAME.out.
-run() {
-  local name=$1 want=$2; shift 3
-  timeout 600 "$@" --quiet --json "$dir/$name.json" --junit "$dir/$name.xml" >"$dir/$name.out" 2>&1
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    fail "$name: exit $rc, want $want"; tail -n 8 "$dir/$name.out"; return 1
-  fi
-  /usr/bin/python3 "$here/verdict_rules.py" "$rc" "$dir/$name.json" "$dir/$name.xml" >"$dir/$name.rules" ||
-    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
-  return 0
-}
+source "$(dirname "$0")/truth_lib.sh"
 
 # --- zero work ----------------------------------------------------------------------
 run tiny-duration 0 -- "$stress" --duration 0.000001 --seed 1 &&
