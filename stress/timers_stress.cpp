@@ -1,7 +1,9 @@
 // Timers stress: W workers (threads 0..W-1 each own one and run it) plus every
 // thread doing a seeded mix of add / modify (re-arm) / stop on 48 shared timers,
-// on a virtual clock that the threads advance. Halfway through, the last worker
-// is shut down (its timers move to worker 0) while everything else goes on.
+// on a virtual clock that the threads advance. Halfway through the budget (ops or
+// duration: StressRun::half_spent), the last worker is shut down (its timers move
+// to worker 0) while everything else goes on; the run's JSON counts it as
+// "worker_shutdowns".
 //
 // Every arm gets a unique seq (thread, counter) and is logged with its when and
 // period. Checks:
@@ -87,8 +89,6 @@ struct TimersStress {
     std::unordered_set<std::uint64_t> fired_one_shots;   // pruned likewise
     std::atomic<bool> shutdown_started{false};
     std::atomic<bool> shutdown_done{false};
-    const std::uint64_t shutdown_at = run.options().ops ? run.options().ops / 2 : 0;
-    std::atomic<std::uint64_t> ops_seen{0};
 
     auto live_caller = [&](unsigned t) -> unsigned {
       const unsigned w = t % workers;
@@ -98,9 +98,10 @@ struct TimersStress {
     auto op = [&](unsigned t, std::mt19937_64& rng) {
       PerThread& me = threads[t];
       t_fires = &me.fires;
-      if (workers >= 2 && t == workers - 1 && shutdown_at &&
-          !shutdown_started.load(std::memory_order_relaxed) &&
-          ops_seen.fetch_add(n, std::memory_order_relaxed) >= shutdown_at) {
+      // shutdown_started is read and written by thread workers-1 only (relaxed);
+      // the release store publishes the shutdown's start to the other threads.
+      if (workers >= 2 && t == workers - 1 && !shutdown_started.load(std::memory_order_relaxed) &&
+          run.half_spent(t)) {
         shutdown_started.store(true, std::memory_order_release);
         if (set.shutdown_worker(workers - 1, 0) != TimerError::ok) run.fail("shutdown_worker failed");
         shutdown_done.store(true, std::memory_order_release);
@@ -198,6 +199,8 @@ struct TimersStress {
 
     run.run_rounds(op, at_quiescence, /*round_ops=*/256);
     t_fires = nullptr;
+    // Relaxed: every thread was joined by run_rounds.
+    run.note("worker_shutdowns", shutdown_done.load(std::memory_order_relaxed) ? 1 : 0);
   }
 };
 
