@@ -14,6 +14,15 @@
 // RelacySync (relacy_sync.hpp) exposes exactly the same names; see that file for
 // what each one becomes inside the model checker. Memory orders are always passed
 // explicitly: no member has a defaulted std::memory_order.
+//
+// Default construction (the contract of both policies): atomic<T>() and cell<T>()
+// have an unspecified initial value, and create<T>() / create_array<T>(n) leave
+// members without an initializer unspecified too. Reading one before the first
+// store is a bug; write `atomic<T> x{0}` or `cell<T> c{v}` when a value is meant.
+// StdSync happens to value-initialise all of them (std::atomic<T>() does since
+// C++20, and `new T()` zeroes), which the contract allows — production reads are
+// never garbage — but nothing may rely on it: RelacySync gives no initial value,
+// and the model reports ACCESS TO UNINITIALIZED VARIABLE on such a read.
 #pragma once
 
 #include <atomic>
@@ -60,7 +69,7 @@ struct StdSync {
   template <class T>
   class atomic {
    public:
-    constexpr atomic() noexcept : v_() {}
+    constexpr atomic() noexcept : v_() {}  // value-initialised; the contract: unspecified
     constexpr explicit atomic(T initial) noexcept : v_(initial) {}
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
@@ -112,7 +121,7 @@ struct StdSync {
   template <class T>
   class cell {
    public:
-    constexpr cell() noexcept : v_() {}
+    constexpr cell() noexcept : v_() {}  // value-initialised; the contract: unspecified
     constexpr explicit cell(T initial) noexcept : v_(initial) {}
     LFCHECK_INLINE T load(location = location::current()) const noexcept { return v_; }
     LFCHECK_INLINE void store(T value, location = location::current()) noexcept { v_ = value; }
@@ -172,6 +181,8 @@ struct StdSync {
     std::condition_variable cv_;
   };
 
+  // Value-initialised (`new T()`); the contract promises only default
+  // initialisation (see "Default construction" above).
   template <class T>
   static T* create(location = location::current()) {
     return new T();

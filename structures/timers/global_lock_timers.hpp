@@ -43,7 +43,10 @@ class GlobalLockTimers {
   };
 
   GlobalLockTimers(Clock& clock, unsigned workers)
-      : clock_(clock), n_(workers), down_(Sync::template create_array<typename Sync::template cell<bool>>(workers)) {}
+      : clock_(clock), n_(workers), down_(Sync::template create_array<typename Sync::template cell<bool>>(workers)) {
+    // create_array gives no initial value (the Sync contract): every worker starts up.
+    for (unsigned w = 0; w < workers; ++w) down_[w].store(false);
+  }
   ~GlobalLockTimers() { Sync::destroy_array(down_); }
   GlobalLockTimers(const GlobalLockTimers&) = delete;
   GlobalLockTimers& operator=(const GlobalLockTimers&) = delete;
