@@ -156,6 +156,7 @@
 #include "structures/shutdown/refcounted_shutdown.hpp"
 #include "structures/removal/removal_faults.hpp"
 #include "structures/removal/traversal_epochs.hpp"
+#include "sync/clock.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {

@@ -14,6 +14,7 @@
 
 #include "structures/deliqueue/deliqueue.hpp"
 #include "structures/deliqueue/message.hpp"
+#include "sync/clock.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {

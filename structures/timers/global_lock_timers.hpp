@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include "structures/timers/dary_heap.hpp"
-#include "structures/timers/timer_clock.hpp"
 #include "structures/timers/timers.hpp"
+#include "sync/clock.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {

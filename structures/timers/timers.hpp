@@ -115,8 +115,8 @@
 #include <limits>
 
 #include "structures/timers/dary_heap.hpp"
-#include "structures/timers/timer_clock.hpp"
 #include "structures/timers/timers_faults.hpp"
+#include "sync/clock.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
