@@ -10,7 +10,8 @@
 //   fence           rl::atomic_thread_fence
 //   spin_hint/yield rl::yield — a spin loop that never yields is a livelock
 //   mutex, condvar  rl::mutex, rl::condition_variable: deadlocks and lost
-//                   wake-ups (every thread blocked) are reported
+//                   wake-ups (every thread blocked) are reported; a timed wait
+//                   may time out at any point the scheduler chooses
 //   create/destroy  new/delete through Relacy's allocator: leaks, double free and
 //                   use of freed memory are reported
 //   location        file, line and function of the *caller*, taken by the default
@@ -242,17 +243,33 @@ struct RelacySync {
     rl::mutex m_;
   };
 
+  // rl::condition_variable's own engine (rl::condvar, spurious wake-ups allowed,
+  // as std's), used directly so a timed wait can tell a time-out from a spurious
+  // wake-up: rl::condition_variable::wait_for reports both as false, std's
+  // wait_for only the time-out. The scheduler may time a timed wait out at any
+  // point, whatever ns says — that is how time passes in a model.
   class condvar {
    public:
-    void wait(mutex& m, location loc = location::current()) { cv_.wait(m.m_, loc.info()); }
+    condvar() { cv_.init(/*allow_spurious_wakeups=*/true, RL_INFO); }
+    ~condvar() { cv_.deinit(RL_INFO); }
+    condvar(const condvar&) = delete;
+    condvar& operator=(const condvar&) = delete;
+    void wait(mutex& m, location loc = location::current()) { cv_.wait(m.m_, false, loc.info()); }
+    // As StdSync's: ns <= 0 times out at once (it still lets go of the mutex for
+    // a moment, as a real timed wait does); false only on a time-out.
     bool wait_for_ns(mutex& m, std::int64_t ns, location loc = location::current()) {
-      return cv_.wait_for(m.m_, ns, loc.info());
+      if (ns <= 0) {
+        m.m_.unlock(loc.info());
+        m.m_.lock(loc.info());
+        return false;
+      }
+      return cv_.wait(m.m_, true, loc.info()) != rl::sema_wakeup_reason_timeout;
     }
     void notify_one(location loc = location::current()) { cv_.notify_one(loc.info()); }
     void notify_all(location loc = location::current()) { cv_.notify_all(loc.info()); }
 
    private:
-    rl::condition_variable cv_;
+    rl::condvar<rl::condvar_tag_std> cv_;
   };
 
   // Relacy replaces the global operator new/delete: inside a simulation every

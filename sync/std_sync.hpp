@@ -7,7 +7,8 @@
 //   atomic<T>       std::atomic<T> behind force-inlined forwarding members
 //   cell<T>         a plain T (load/store are ordinary reads and writes)
 //   fence, spin     std::atomic_thread_fence, the CPU's pause hint, thread yield
-//   mutex, condvar  std::mutex, std::condition_variable (park/unpark build on them)
+//   mutex, condvar  std::mutex, std::condition_variable (park/unpark build on them);
+//                   timed waits saturate their deadline (sync/deadline.hpp)
 //   create/destroy  new/delete
 //   location        an empty struct: the caller's source location costs nothing
 //
@@ -33,7 +34,11 @@
 #include <cstdlib>
 #include <mutex>
 #include <random>
+#include <ratio>
 #include <thread>
+#include <type_traits>
+
+#include "sync/deadline.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -166,12 +171,25 @@ struct StdSync {
       cv_.wait(lock);
       lock.release();  // the caller still holds m
     }
-    // Returns false on timeout. Under RelacySync a timed wait may time out at any
-    // point the scheduler chooses.
+    // Waits at most ns nanoseconds (any int64: ns <= 0 times out at once, as
+    // std::condition_variable::wait_for does). Returns false on timeout, true
+    // when notified or woken spuriously. Under RelacySync a timed wait may time
+    // out at any point the scheduler chooses.
+    // The deadline is now + ns, saturated (sync/deadline.hpp): wait_for itself
+    // adds ns to steady_clock::now(), which overflows for ns near INT64_MAX (into
+    // the past: the wait returned at once and its caller spun). A deadline past
+    // the clock's range never comes, so that wait is untimed.
     bool wait_for_ns(mutex& m, std::int64_t ns, location = location::current()) {
+      if (ns <= 0) return false;
+      using clock = std::chrono::steady_clock;
+      static_assert(std::is_same_v<clock::period, std::nano>, "steady_clock counts nanoseconds");
+      const std::int64_t start = clock::now().time_since_epoch().count();
+      const std::int64_t end = saturating_add(start, ns);
       std::unique_lock<std::mutex> lock(m.m_, std::adopt_lock);
-      const bool woken = cv_.wait_for(lock, std::chrono::nanoseconds(ns)) == std::cv_status::no_timeout;
-      lock.release();
+      bool woken = true;
+      if (end == kTimeMax) cv_.wait(lock);
+      else woken = cv_.wait_until(lock, clock::time_point(clock::duration(end))) == std::cv_status::no_timeout;
+      lock.release();  // the caller still holds m
       return woken;
     }
     void notify_one(location = location::current()) { cv_.notify_one(); }

@@ -12,6 +12,7 @@
 #include "structures/timers/dary_heap.hpp"
 #include "structures/timers/timers.hpp"
 #include "sync/clock.hpp"
+#include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -122,7 +123,7 @@ class GlobalLockTimers {
         wake_.wait(lock_);
       } else {
         const std::int64_t now = clock_.now();
-        if (deadline > now) wake_.wait_for_ns(lock_, deadline - now);
+        if (deadline > now) wake_.wait_for_ns(lock_, ns_until(deadline, now));  // saturating
       }
     }
     lock_.unlock();
@@ -204,8 +205,8 @@ class GlobalLockTimers {
       const TimerCallback cb = t.callback_.load();
       void* const arg = t.arg_.load();
       const std::uint64_t seq = t.seq_.load();
-      if (period > 0) {
-        const std::int64_t next = timer_next_periodic(when, period, now);
+      std::int64_t next = 0;
+      if (period > 0 && timer_next_periodic(when, period, now, next)) {
         t.when_.store(next);
         heap_.set_when(0, next);
       } else {
