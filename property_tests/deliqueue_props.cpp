@@ -52,12 +52,6 @@ int reference(std::int64_t aw, std::int64_t as, std::int64_t bw, std::int64_t bs
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-std::int64_t sat_add(std::int64_t a, std::int64_t b) {
-  std::int64_t r;
-  if (__builtin_add_overflow(a, b, &r)) return b > 0 ? kMax : kMin;
-  return r;
-}
-
 // ---- the comparator ---------------------------------------------------------------
 TEST(deliqueue, comparator_laws_over_all_int64) {
   with_selected_fault<DeliFault>([](auto fault) {
@@ -201,12 +195,12 @@ struct Post : Cmd<Queue> {
   bool async = *rc::gen::weightedOneOf<bool>({{3, rc::gen::just(false)}, {1, rc::gen::just(true)}});
   bool at_front = *rc::gen::weightedOneOf<bool>({{5, rc::gen::just(false)}, {1, rc::gen::just(true)}});
   void checkPreconditions(const QueueModel& m) const override { RC_PRE(m.next_id < kPool); }
-  void apply(QueueModel& m) const override { m.post(sat_add(m.now, offset), async, at_front); }
+  void apply(QueueModel& m) const override { m.post(saturating_add(m.now, offset), async, at_front); }
   void run(const QueueModel& m, Sut<Queue>& s) const override {
     auto* msg = &s.msgs[m.next_id];
     msg->what.store(m.next_id);
     msg->set_async(async);
-    const bool ok = at_front ? s.q.enqueue_at_front(msg) : s.q.enqueue(msg, sat_add(m.now, offset));
+    const bool ok = at_front ? s.q.enqueue_at_front(msg) : s.q.enqueue(msg, saturating_add(m.now, offset));
     RC_ASSERT(ok == !m.quitting);
     if (!ok) RC_ASSERT(!msg->in_use());
     check(s);
@@ -251,9 +245,9 @@ template <class Queue>
 struct Advance : Cmd<Queue> {
   std::int64_t dt = *rc::gen::weightedOneOf<std::int64_t>(
       {{6, rc::gen::inRange<std::int64_t>(0, 4)}, {1, rc::gen::elementOf(std::vector<std::int64_t>{100, kMax - 1, kMax})}});
-  void apply(QueueModel& m) const override { m.now = sat_add(m.now, dt); }
+  void apply(QueueModel& m) const override { m.now = saturating_add(m.now, dt); }
   void run(const QueueModel& m, Sut<Queue>& s) const override {
-    s.q.advance_clock(sat_add(m.now, dt));
+    s.q.advance_clock(saturating_add(m.now, dt));
     check(s);
   }
   void show(std::ostream& os) const override { os << "advance_clock(+" << dt << ")"; }
@@ -356,14 +350,14 @@ std::vector<std::int64_t> replay(const std::vector<Op>& ops) {
       auto* m = &s->msgs[next_id];
       m->what.store(next_id++);
       m->set_async(op.async);
-      out.push_back(op.kind == 4 ? s->q.enqueue_at_front(m) : s->q.enqueue(m, sat_add(now, op.arg)));
+      out.push_back(op.kind == 4 ? s->q.enqueue_at_front(m) : s->q.enqueue(m, saturating_add(now, op.arg)));
     } else if (op.kind == 5) {
       tokens.push_back(s->q.post_sync_barrier());
     } else if (op.kind == 6) {
       const std::uint64_t t = tokens.empty() ? 77 : tokens[static_cast<std::size_t>(op.arg & 0xff) % tokens.size()];
       out.push_back(1000 + static_cast<int>(s->q.remove_sync_barrier(t)));
     } else if (op.kind == 7) {
-      now = sat_add(now, op.arg < 0 ? -op.arg : op.arg);
+      now = saturating_add(now, op.arg < 0 ? -op.arg : op.arg);
       s->q.advance_clock(now);
     } else {
       out.push_back(-id_of(s->q.poll()));
