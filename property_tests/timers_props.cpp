@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "property_tests/fault_selection.hpp"
+#include "property_tests/timed_wait_checks.hpp"
 #include "structures/timers/global_lock_timers.hpp"
 #include "structures/timers/timers.hpp"
 
@@ -44,6 +46,34 @@ rc::Gen<unsigned> gen_worker() {
 }
 using Clock = VirtualClock<StdSync>;
 
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+
+// A when for add/reset/modify: now + dt (saturating), mostly; sometimes an
+// absolute extreme — the last instants of int64 time, or (add/modify only) a
+// negative when, which must be refused with bad_argument.
+struct WhenArg {
+  bool absolute = false;
+  std::int64_t value = 0;
+  std::int64_t at(std::int64_t now) const { return absolute ? value : saturating_add(now, value); }
+  void show(std::ostream& os) const {
+    if (absolute) os << value;
+    else os << "now+" << value;
+  }
+};
+rc::Gen<WhenArg> gen_when(bool negative_ok) {
+  std::vector<std::int64_t> extremes{kMax - 1, kMax, kMax - 7, kMax / 2};
+  if (negative_ok) extremes.insert(extremes.end(), {-1, kMin});
+  return rc::gen::weightedOneOf<WhenArg>(
+      {{12, rc::gen::map(rc::gen::inRange<std::int64_t>(0, 60), [](std::int64_t dt) { return WhenArg{false, dt}; })},
+       {1, rc::gen::map(rc::gen::elementOf(extremes), [](std::int64_t w) { return WhenArg{true, w}; })}});
+}
+rc::Gen<std::int64_t> gen_period(int zero_weight) {
+  return rc::gen::weightedOneOf<std::int64_t>({{zero_weight, rc::gen::just<std::int64_t>(0)},
+                                               {4, rc::gen::inRange<std::int64_t>(1, 30)},
+                                               {1, rc::gen::elementOf(std::vector<std::int64_t>{kMax / 2, kMax})}});
+}
+
 // ---- reference model ---------------------------------------------------------
 struct RefTimer {
   bool armed = false;
@@ -54,6 +84,19 @@ struct Ref {
   RefTimer t[kTimers];
   bool down[kWorkers] = {};
 };
+// The reference's periodic re-arm after a firing at `now`: when + k*period for
+// the least k >= 1 after now; none (the timer ends) if that is past INT64_MAX.
+void ref_fire(RefTimer& t, std::int64_t now) {
+  if (t.period > 0) {
+    const __int128 k = now > t.when ? (static_cast<__int128>(now) - t.when) / t.period + 1 : 1;
+    const __int128 next = t.when + k * t.period;
+    if (next <= kMax) {
+      t.when = static_cast<std::int64_t>(next);
+      return;
+    }
+  }
+  t.armed = false;
+}
 
 // ---- system under test ---------------------------------------------------------
 struct FireEvent {
@@ -103,23 +146,26 @@ template <class Impl>
 struct Add : Cmd<Impl> {
   int i = *rc::gen::inRange(0, kTimers);
   unsigned w = *gen_worker();
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 60);
-  std::int64_t period = *rc::gen::weightedOneOf<std::int64_t>(
-      {{4, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 30)}});
+  WhenArg when = *gen_when(/*negative_ok=*/true);
+  std::int64_t period = *gen_period(16);
   void apply(Ref& m) const override {
-    if (m.down[w] || m.t[i].armed) return;
-    m.t[i] = {true, m.now + dt, period};
+    if (when.at(m.now) < 0 || m.down[w] || m.t[i].armed) return;
+    m.t[i] = {true, when.at(m.now), period};
   }
   void run(const Ref& m, Sut<Impl>& s) const override {
-    const TimerError e = s.set.add(w, s.timer[i], m.now + dt, period);
-    RC_ASSERT(e == (m.down[w] ? TimerError::worker_shut_down
-                              : m.t[i].armed ? TimerError::already_armed : TimerError::ok));
+    const TimerError e = s.set.add(w, s.timer[i], when.at(m.now), period);
+    RC_ASSERT(e == (when.at(m.now) < 0 ? TimerError::bad_argument
+                    : m.down[w]        ? TimerError::worker_shut_down
+                    : m.t[i].armed     ? TimerError::already_armed
+                                       : TimerError::ok));
     Ref next = m;
     apply(next);
     s.check(next);
   }
   void show(std::ostream& os) const override {
-    os << "add(t" << i << ", w" << w << ", now+" << dt << ", period " << period << ")";
+    os << "add(t" << i << ", w" << w << ", ";
+    when.show(os);
+    os << ", period " << period << ")";
   }
 };
 
@@ -140,36 +186,41 @@ template <class Impl>
 struct Reset : Cmd<Impl> {
   int i = *rc::gen::inRange(0, kTimers);
   unsigned w = *gen_worker();
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 60);
+  WhenArg when = *gen_when(/*negative_ok=*/false);  // a negative when is a fatal misuse check
   void checkPreconditions(const Ref& m) const override { RC_PRE(!m.down[w]); }  // else a fatal misuse check
   void apply(Ref& m) const override {
     m.t[i].armed = true;
-    m.t[i].when = m.now + dt;
+    m.t[i].when = when.at(m.now);
   }
   void run(const Ref& m, Sut<Impl>& s) const override {
-    RC_ASSERT(s.set.reset(w, s.timer[i], m.now + dt) == m.t[i].armed);
+    RC_ASSERT(s.set.reset(w, s.timer[i], when.at(m.now)) == m.t[i].armed);
     Ref next = m;
     apply(next);
     s.check(next);
   }
-  void show(std::ostream& os) const override { os << "reset(t" << i << ", w" << w << ", now+" << dt << ")"; }
+  void show(std::ostream& os) const override {
+    os << "reset(t" << i << ", w" << w << ", ";
+    when.show(os);
+    os << ")";
+  }
 };
 
 template <class Impl>
 struct Modify : Cmd<Impl> {
   int i = *rc::gen::inRange(0, kTimers);
   unsigned w = *gen_worker();
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 60);
-  std::int64_t period = *rc::gen::weightedOneOf<std::int64_t>(
-      {{3, rc::gen::just<std::int64_t>(0)}, {1, rc::gen::inRange<std::int64_t>(1, 30)}});
+  WhenArg when = *gen_when(/*negative_ok=*/true);
+  std::int64_t period = *gen_period(12);
   void apply(Ref& m) const override {
-    if (m.down[w]) return;
-    m.t[i] = {true, m.now + dt, period};
+    if (when.at(m.now) < 0 || m.down[w]) return;
+    m.t[i] = {true, when.at(m.now), period};
   }
   void run(const Ref& m, Sut<Impl>& s) const override {
     const TimerModifyResult r =
-        s.set.modify(w, s.timer[i], m.now + dt, period, &Sut<Impl>::on_fire, &s.args[i], 0);
-    if (m.down[w]) {
+        s.set.modify(w, s.timer[i], when.at(m.now), period, &Sut<Impl>::on_fire, &s.args[i], 0);
+    if (when.at(m.now) < 0) {
+      RC_ASSERT(r.error == TimerError::bad_argument);
+    } else if (m.down[w]) {
       RC_ASSERT(r.error == TimerError::worker_shut_down);
     } else {
       RC_ASSERT(r.error == TimerError::ok);
@@ -180,7 +231,9 @@ struct Modify : Cmd<Impl> {
     s.check(next);
   }
   void show(std::ostream& os) const override {
-    os << "modify(t" << i << ", w" << w << ", now+" << dt << ", period " << period << ")";
+    os << "modify(t" << i << ", w" << w << ", ";
+    when.show(os);
+    os << ", period " << period << ")";
   }
 };
 
@@ -205,18 +258,18 @@ struct Shutdown : Cmd<Impl> {
 // Advance the clock and run every worker once: exactly the due arms fire.
 template <class Impl>
 struct AdvanceRun : Cmd<Impl> {
-  std::int64_t dt = *rc::gen::inRange<std::int64_t>(0, 40);
+  // Mostly small steps; sometimes to the last instants of int64 time (the clock
+  // then stays there: later steps saturate).
+  std::int64_t dt = *rc::gen::weightedOneOf<std::int64_t>(
+      {{20, rc::gen::inRange<std::int64_t>(0, 40)}, {1, rc::gen::elementOf(std::vector<std::int64_t>{kMax / 2, kMax})}});
   void apply(Ref& m) const override {
-    m.now += dt;
-    for (auto& t : m.t) {
-      if (!t.armed || t.when > m.now) continue;
-      if (t.period > 0) t.when = timer_next_periodic(t.when, t.period, m.now);
-      else t.armed = false;
-    }
+    m.now = saturating_add(m.now, dt);
+    for (auto& t : m.t)
+      if (t.armed && t.when <= m.now) ref_fire(t, m.now);
   }
   void run(const Ref& m, Sut<Impl>& s) const override {
     std::vector<FireEvent> expected;
-    const std::int64_t now = m.now + dt;
+    const std::int64_t now = saturating_add(m.now, dt);
     for (int i = 0; i < kTimers; ++i)
       if (m.t[i].armed && m.t[i].when <= now) expected.push_back({i, m.t[i].when, now});
     s.fires.clear();
@@ -244,6 +297,9 @@ bool state_machine(const char* what) {
 }
 
 TEST(timers, state_machine_matches_reference_model) {
+  // A run_due that never returns (a periodic timer due again and again at the
+  // clock's last instant) fails here instead of hanging the suite.
+  Watchdog watchdog(120, "the timers state machine");
   with_selected_fault<TimerFault>([](auto fault) {
     constexpr TimerFault F = decltype(fault)::value;
     EXPECT_TRUE((state_machine<TimerSet<StdSync, Clock, 4, F>>("Go-style 4-ary timers agree with the reference")));
@@ -251,10 +307,12 @@ TEST(timers, state_machine_matches_reference_model) {
 }
 
 TEST(timers, binary_heap_baseline_matches_reference_model) {
+  Watchdog watchdog(120, "the binary-heap timers state machine");
   EXPECT_TRUE((state_machine<BinaryHeapTimers<StdSync, Clock>>("binary-heap timers agree with the reference")));
 }
 
 TEST(timers, global_lock_baseline_matches_reference_model) {
+  Watchdog watchdog(120, "the global-lock timers state machine");
   EXPECT_TRUE((state_machine<GlobalLockTimers<StdSync, Clock>>("global-lock timers agree with the reference")));
 }
 
@@ -571,6 +629,75 @@ TEST(timers, steady_clock_run_loops) {
   steady_clock_run_loops<GoTimers<StdSync, SteadyClock>>();
   steady_clock_run_loops<BinaryHeapTimers<StdSync, SteadyClock>>();
   steady_clock_run_loops<GlobalLockTimers<StdSync, SteadyClock>>();
+}
+
+// ---- timed sleeps at the int64 limit (issue 16) ---------------------------------
+// A worker thread in its run loop on a real clock (OffsetSteadyClock: readings
+// near 0, below 0 or near INT64_MAX) holds one timer due near INT64_MAX. Once it
+// has made its first timed wait the test gives it a few milliseconds and asks it
+// to exit. It must have slept — at most kSpinLimit timed waits and run_once
+// rounds (a correct one makes one or two) — not burnt a core on waits that return
+// at once; request_exit must end its loop; the timer must still be armed.
+template <class Impl>
+void worker_far_sleep_then_exit(std::int64_t when, std::int64_t clock_offset) {
+  OffsetSteadyClock::offset().store(clock_offset, std::memory_order_relaxed);  // before the set exists
+  SpinCount::reset();
+  Watchdog watchdog(20, "a timer worker sleeping towards a timer due near INT64_MAX, then request_exit()");
+  OffsetSteadyClock clock;
+  Impl set(clock, 1);
+  int fired = 0;
+  typename Impl::Timer timer([](void* a, std::uint64_t, std::int64_t, std::int64_t) { ++*static_cast<int*>(a); },
+                             &fired);
+  RC_ASSERT(set.add(0, timer, when) == TimerError::ok);
+  std::uint64_t rounds = 0;
+  std::thread worker([&] {
+    while (set.run_once(0)) ++rounds;
+  });
+  const bool slept = wait_for_first_timed_wait();
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));  // a spinning worker spins now
+  set.request_exit(0);
+  worker.join();
+  const std::uint64_t waits = SpinCount::get();
+  RC_ASSERT(slept);
+  RC_ASSERT(fired == 0);
+  if (waits > kSpinLimit || rounds > kSpinLimit)
+    RC_FAIL("the worker's timed wait towards a far timer returned at once, again and again: it spun (" +
+            std::to_string(waits) + " timed waits, " + std::to_string(rounds) + " rounds before the test braked it) instead of sleeping");
+  RC_ASSERT(set.stop(timer));
+}
+
+TEST(timers, far_timed_sleep_sleeps_and_exit_ends_it) {
+  EXPECT_TRUE(rc::check("a worker sleeping towards a timer due near INT64_MAX sleeps, and request_exit ends it", [] {
+    const std::int64_t when = *rc::gen::weightedOneOf<std::int64_t>(
+        {{2, rc::gen::just(kMax - 1)}, {1, rc::gen::inRange<std::int64_t>(kMax - 1000000, kMax - 1)}});
+    const std::int64_t offset = *rc::gen::elementOf(std::vector<std::int64_t>{0, -(std::int64_t{1} << 62), kMax / 2});
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: worker_far_sleep_then_exit<GoTimers<CountingSync, OffsetSteadyClock>>(when, offset); break;
+      case 1: worker_far_sleep_then_exit<BinaryHeapTimers<CountingSync, OffsetSteadyClock>>(when, offset); break;
+      default: worker_far_sleep_then_exit<GlobalLockTimers<CountingSync, OffsetSteadyClock>>(when, offset); break;
+    }
+  }));
+}
+
+// The production configuration (SteadyClock, StdSync): a timer at INT64_MAX - 1,
+// a worker in its run loop, then request_exit returns and the loop ends promptly
+// (a hang fails through the watchdog), after a round or two — not the tens of
+// thousands of empty rounds a wait that returns at once makes in 20 ms.
+TEST(timers, request_exit_returns_with_a_timer_at_int64_max_minus_1) {
+  Watchdog watchdog(20, "a worker in its run loop with a timer at INT64_MAX - 1, then request_exit()");
+  SteadyClock clock;
+  GoTimers<StdSync, SteadyClock> set(clock, 1);
+  GoTimers<StdSync, SteadyClock>::Timer timer([](void*, std::uint64_t, std::int64_t, std::int64_t) {}, nullptr);
+  ASSERT_EQ(set.add(0, timer, kMax - 1), TimerError::ok);
+  std::uint64_t rounds = 0;
+  std::thread worker([&] {
+    while (set.run_once(0)) ++rounds;  // run(0), counting its rounds
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let it sleep
+  set.request_exit(0);
+  worker.join();
+  EXPECT_LE(rounds, kSpinLimit) << "the worker spun through empty rounds instead of sleeping";
+  EXPECT_TRUE(set.stop(timer));
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 // to worker 0) while everything else goes on; the run's JSON counts it as
 // "worker_shutdowns".
 //
+// Extreme arms now and then: a when at the end of time (INT64_MAX - k, INT64_MAX,
+// INT64_MAX / 2: armed, never due), huge periods (INT64_MAX / 4, / 2), and
+// negative whens, which add and modify must refuse with bad_argument.
+//
 // Every arm gets a unique seq (thread, counter) and is logged with its when and
 // period. Checks:
 //   in the callback      now >= when;
@@ -21,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -115,9 +120,20 @@ struct TimersStress {
       Rec& r = recs[rng() % kTimers];
       const unsigned caller = live_caller(t);
       const std::int64_t now = clock.now();
-      const std::int64_t when = now + static_cast<std::int64_t>(rng() % kSpread);
+      std::int64_t when = now + static_cast<std::int64_t>(rng() % kSpread);
       const bool periodic = rng() % 5 == 0;
-      const std::int64_t period = periodic ? 5 + static_cast<std::int64_t>(rng() % 45) : 0;
+      std::int64_t period = periodic ? 5 + static_cast<std::int64_t>(rng() % 45) : 0;
+      const unsigned extreme = static_cast<unsigned>(rng() % 64);
+      if (extreme == 0) when = kTimerNever - static_cast<std::int64_t>(rng() % 3);
+      else if (extreme == 1) when = kTimerNever / 2;
+      else if (extreme == 2 && periodic) period = kTimerNever / (2 + static_cast<std::int64_t>(rng() % 3));
+      else if (extreme == 3 && dice < 70) {  // refused, whatever the timer's state
+        const std::int64_t bad = rng() % 2 ? -1 : std::numeric_limits<std::int64_t>::min();
+        const TimerError e = dice < 50 ? set.add(caller, r.timer, bad, period, &on_fire, &r, 0)
+                                       : set.modify(caller, r.timer, bad, period, &on_fire, &r, 0).error;
+        if (e != TimerError::bad_argument) run.fail("a negative when was not refused with bad_argument");
+        return;
+      }
       // seq: bit 0 = periodic, then (thread, counter).
       const std::uint64_t seq = ((std::uint64_t(t + 1) << 40 | ++me.next_arm) << 1) | (periodic ? 1 : 0);
       if (dice < 50) {
@@ -177,7 +193,9 @@ struct TimersStress {
       for (auto& r : recs) {
         if (r.early.load(std::memory_order_relaxed)) return run.fail("a timer fired before its when (callback)");
         const std::int64_t armed_when = set.armed_when_quiescent(r.timer);
-        const bool armed = armed_when != kTimerNever;
+        const TimerStatus st = r.timer.status();  // armed at INT64_MAX too (armed_when says kTimerNever)
+        const bool armed = st == TimerStatus::waiting || st == TimerStatus::modified_earlier ||
+                           st == TimerStatus::modified_later;
         if (armed && armed_when <= now)
           return run.fail("an armed timer is still due after its worker ran (skipped or lost timer)");
         const std::int64_t open = r.started.load(std::memory_order_relaxed) - r.ended.load(std::memory_order_relaxed);
