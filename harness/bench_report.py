@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 
+from one_line_argparse import OneLineParser
+
 BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation")
 PERCENTILES = ("p50", "p99")
 # Google Benchmark's own suffixes, the same for both variants: not part of the params.
@@ -217,7 +219,7 @@ def write_svg(path, comparisons, cores):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="lfcheck bench", description=__doc__,
+    ap = OneLineParser(prog="lfcheck bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", help="write {\"comparisons\":[...]}")
     ap.add_argument("--plot", help="write an SVG chart of the ratios")
@@ -228,7 +230,13 @@ def main():
     ap.add_argument("--cachegrind", help=argparse.SUPPRESS)
     ap.add_argument("--repetitions", type=int, default=3,
                     help="runs of each benchmark; the median is compared (default 3; smoke: 1)")
+    ap.add_argument("--check-args", action="store_true",
+                    help=argparse.SUPPRESS)  # ./lfcheck: validate the arguments before building
     a = ap.parse_args()
+    if a.repetitions < 1:
+        ap.error(f"--repetitions must be at least 1, not {a.repetitions}")
+    if a.check_args:
+        return 0
     comparisons, unfinished = [], []
     for binary in a.bench:
         doc = run_benchmarks(binary, a.smoke, a.repetitions)

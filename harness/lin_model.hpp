@@ -5,7 +5,10 @@
 // Each scenario runs with the random scheduler (LinOptions::random_iterations
 // executions) and then with the context-bound search (bound K), which is
 // exhaustive up to K preemptions when it finishes within bound_executions; a
-// search the budget stopped is reported as not exhaustive (search_budget.hpp).
+// search the execution limit stopped is not exhaustive. Both go through
+// lfcheck's own simulate (model_run.hpp): the first verdict is kept, the failing
+// execution is re-run alone for its history, a failure that does not come back
+// is NONDETERMINISTIC SCENARIO, and executions are counted where they happen.
 //
 // The results are harness bookkeeping, invisible to Relacy (like the hand-written
 // scenarios' tallies): plain memory outside the simulated objects, written by the
@@ -25,8 +28,8 @@
 #include "lin/checker.hpp"
 #include "lin/table.hpp"
 // Relacy last: everything above includes its standard headers first.
-#include "harness/model_registry.hpp"
-#include "harness/search_budget.hpp"
+#include "harness/model_run.hpp"
+#include "harness/relacy_registry.hpp"
 #include "sync/relacy_sync.hpp"
 
 namespace lfcheck::lin {
@@ -37,7 +40,6 @@ struct ModelShared {
   static constexpr std::size_t kCacheSize = 512;
   const Scenario<S>* scenario = nullptr;
   Budget check_budget;
-  std::uint64_t executions = 0;     // counted where they happen: before()
   Results<S> current;             // the running execution's results
   Returned returned{};              // how many calls of each part returned
   Results<S> good[kCacheSize];    // outcomes the checker accepted
@@ -59,12 +61,12 @@ template <class S, typename S::Fault F>
 struct LinModelTest : rl::test_suite<LinModelTest<S, F>, kMaxThreads> {
   static inline ModelShared<S>* shared = nullptr;
 
-  LabelReset reset_labels;  // first member: runs before the subject labels its variables
+  ExecutionTick tick;        // first member: counts (and may end) the execution
+  LabelReset reset_labels;   // runs before the subject labels its variables
   typename S::template Subject<RelacySync, F> subject;
 
   void before() {
     ModelShared<S>& sh = *shared;
-    ++sh.executions;
     sh.current.reset();
     sh.returned = Returned{};
     for (std::size_t i = 0; i < sh.scenario->prefix.size(); ++i) {
@@ -110,59 +112,23 @@ struct LinModelTest : rl::test_suite<LinModelTest<S, F>, kMaxThreads> {
 
 namespace detail {
 
-// One search with Relacy's scheduler Sched; on failure, the failing execution is
-// re-run with history collection, and its verdict must be the same.
-// `from_state`: replay — start at that recorded execution.
-template <class Test, class Sched>
-LinOutcome relacy_search(rl::test_params params, std::uint64_t max_executions, const char* scheduler_name,
-                         const std::string& from_state = "") {
+// A model-layer outcome as lin reports it.
+inline LinOutcome to_lin_outcome(const ModelOutcome& m, const char* scheduler) {
   LinOutcome out;
-  out.scheduler = scheduler_name;
-  if (!from_state.empty()) {
-    params.initial_state = from_state.c_str();
-    params.iteration_count = std::strtoull(from_state.c_str(), nullptr, 10);
-  }
-  rl::ostringstream stream;  // Relacy's allocator: it is written inside the simulation
-  params.output_stream = &stream;
-  params.progress_stream = &stream;
-  SearchBudget budget;
-  budget.max_executions = max_executions;
-  active_search_budget() = &budget;
-  // Relacy writes the failing execution's state while its context is alive, so
-  // with its own allocator too (a std::ostringstream would be freed by the wrong one).
-  rl::ostringstream state_stream;
-  const rl::test_result_e first = rl::run_test<Test, budgeted<Sched>>(params, state_stream, false);
-  out.exhaustive = first == rl::test_result_success && !budget.stopped_early;
-  active_search_budget() = nullptr;
-  if (first == rl::test_result_success) return out;
-
+  out.scheduler = scheduler;
+  out.executions = m.executions;
+  out.exhaustive = m.whole_space;
+  if (m.result == rl::test_result_success) return out;
   out.failed = true;
-  out.failure = rl::test_result_str(first);
-  const auto state = state_stream.str();
-  out.state.assign(state.begin(), state.end());
-  // The history: re-run exactly the failing execution (one execution's budget).
-  rl::test_params again = params;
-  again.collect_history = true;
-  again.initial_state = out.state.c_str();
-  again.iteration_count = std::strtoull(out.state.c_str(), nullptr, 10);
-  rl::ostringstream history;
-  again.output_stream = &history;
-  again.progress_stream = &history;
-  SearchBudget one;
-  one.max_executions = 1;
-  active_search_budget() = &one;
-  rl::ostringstream ignored;
-  const rl::test_result_e second = rl::run_test<Test, budgeted<Sched>>(again, ignored, true);
-  active_search_budget() = nullptr;
-  const auto text = history.str();
-  out.history.assign(text.begin(), text.end());
-  if (second != first) {
-    out.failure = std::string("NONDETERMINISTIC SCENARIO (") + rl::test_result_str(first) +
-                  ", then on re-run " + rl::test_result_str(second) + ")";
-  } else if (again.test_result == rl::test_result_user_assert_failed) {
+  out.history = m.history;
+  out.state = m.state;
+  if (!m.reproduced) {
+    out.failure = std::string("NONDETERMINISTIC SCENARIO (") + rl::test_result_str(m.result) +
+                  ", then on re-run " + rl::test_result_str(m.rerun_result) + ")";
+  } else {
     // Relacy's words with the check's own text, e.g. "USER ASSERT FAILED (NOT LINEARIZABLE: ...)".
-    const auto first_line = out.history.substr(0, out.history.find('\n'));
-    if (!first_line.empty()) out.failure = first_line;
+    const auto first_line = m.history.substr(0, m.history.find('\n'));
+    out.failure = first_line.empty() ? rl::test_result_str(m.result) : first_line;
   }
   return out;
 }
@@ -188,20 +154,19 @@ LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
   shared->check_budget = o.check_budget;
   Test::shared = shared.get();
 
-  rl::test_params params;
-  params.search_type = rl::random_scheduler_type;
-  params.iteration_count = o.random_iterations;
-  LinOutcome out = detail::relacy_search<Test, rl::random_scheduler<kMaxThreads>>(params, o.random_iterations, "random");
-  std::uint64_t executions = shared->executions;
+  ModelRequest sampled;
+  sampled.iterations = o.random_iterations;
+  LinOutcome out = detail::to_lin_outcome(
+      run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(sampled), "random");
   if (!out.failed && o.bound > 0) {
-    rl::test_params bound;
-    bound.search_type = rl::fair_context_bound_scheduler_type;
-    bound.context_bound = o.bound;
-    shared->executions = 0;
-    out = detail::relacy_search<Test, rl::context_bound_scheduler<kMaxThreads>>(bound, o.bound_executions, "bound");
-    executions += shared->executions;
+    ModelRequest tree;
+    tree.context_bound = o.bound;
+    tree.execution_limit = o.bound_executions;
+    const std::uint64_t sampled_executions = out.executions;
+    out = detail::to_lin_outcome(
+        run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(tree), "bound");
+    out.executions += sampled_executions;
   }
-  out.executions = executions;  // the history re-run counted too; it is a real execution
   if (out.failed) out.table = detail::failing_table(sc, *shared, o);
   Test::shared = nullptr;
   return out;
@@ -216,17 +181,17 @@ LinOutcome replay_model_scenario(const Scenario<S>& sc, const LinOptions& o, con
   shared->scenario = &sc;
   shared->check_budget = o.check_budget;
   Test::shared = shared.get();
-  rl::test_params params;
-  LinOutcome out;
-  if (scheduler == "bound") {
-    params.search_type = rl::fair_context_bound_scheduler_type;
-    params.context_bound = o.bound;
-    out = detail::relacy_search<Test, rl::context_bound_scheduler<kMaxThreads>>(params, 1, "bound", state);
-  } else {
-    params.search_type = rl::random_scheduler_type;
-    out = detail::relacy_search<Test, rl::random_scheduler<kMaxThreads>>(params, 1, "random", state);
-  }
-  out.executions = shared->executions;
+  ModelRequest one;
+  one.initial_state = state;
+  one.execution_limit = 1;
+  one.context_bound = o.bound;
+  LinOutcome out =
+      scheduler == "bound"
+          ? detail::to_lin_outcome(run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(one),
+                                   "bound")
+          : detail::to_lin_outcome(run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(one),
+                                   "random");
+  out.exhaustive = false;  // a replay runs the recorded execution alone
   if (out.failed) out.table = detail::failing_table(sc, *shared, o);
   Test::shared = nullptr;
   return out;

@@ -36,7 +36,7 @@ options:
   --shrink-runs N      shrink candidates to try (default 150)
   --fault F            the variant with seeded fault F
   --json FILE          {"runs":[{"structure","layer","scenarios","executions",
-                       "exhaustive","verdict","seconds"}]} (+ failure, scenario)
+                       "exhaustive_scenarios","verdict","seconds"}]} (+ failure, scenario)
   --junit FILE         JUnit XML
   --artifacts DIR      where a failure's table, trace and replay file go
   --replay FILE        re-run the execution recorded in a lin model replay file
@@ -172,7 +172,6 @@ int main_impl(int argc, char** argv) {
   std::fflush(stdout);
 
   std::vector<RunRecord> runs;
-  bool all_passed = true;
   for (auto& e : lin_registry()) {
     if (!o.structure.empty() && e.structure != o.structure) continue;
     if (!o.fault.empty() && !is_known_fault(e.structure, o.fault)) continue;  // the fault's owner only
@@ -181,15 +180,15 @@ int main_impl(int argc, char** argv) {
     RunRecord r;
     r.str("structure", e.structure).str("layer", "model").num("scenarios", sum.scenarios);
     r.num("executions", sum.executions).num("exhaustive", sum.exhaustive).num("seed", o.lin.seed);
-    r.str("verdict", sum.failed ? "fail" : "pass").real("seconds", sum.seconds);
+    // No scenario ran or none executed: nothing was checked, which is not a pass.
+    r.set_verdict(sum.failed ? lfcheck::Verdict::fail : sum.executions == 0 ? lfcheck::Verdict::error : lfcheck::Verdict::pass);
+    r.real("seconds", sum.seconds);
     if (!o.fault.empty()) r.str("fault", o.fault);
     std::printf("lin %s (model): %s  %llu scenarios, %llu executions, bound-%u search exhaustive for %llu  %.2fs\n",
-                e.structure.c_str(), sum.failed ? "FAIL" : "pass", static_cast<unsigned long long>(sum.scenarios),
+                e.structure.c_str(), r.passed() ? "pass" : sum.failed ? "FAIL" : "ERROR (no executions)", static_cast<unsigned long long>(sum.scenarios),
                 static_cast<unsigned long long>(sum.executions), o.lin.bound,
                 static_cast<unsigned long long>(sum.exhaustive), sum.seconds);
     if (sum.failed) {
-      all_passed = false;
-      r.passed = false;
       r.failure = sum.outcome.failure;
       r.str("failure", sum.outcome.failure).str("scenario", sum.scenario);
       r.num("shrink_runs", sum.shrink_runs);
@@ -201,7 +200,7 @@ int main_impl(int argc, char** argv) {
   if (runs.empty()) cli::usage_error(p.program(), "nothing to run");
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.lin.model", runs, {"layer"})) return cli::kUsage;
-  return all_passed ? cli::kPass : cli::kCheckFailed;
+  return exit_status(runs);
 }
 
 }  // namespace

@@ -183,7 +183,7 @@ struct LinScenariosWorkload {
       }
     }
     run.set_ops_done(done, "executions");
-    run.set_count("scenarios", scenarios);
+    run.note("scenarios", scenarios);
   }
 };
 
@@ -265,8 +265,8 @@ struct LinHistoryWorkload {
       prepare();
     };
     run.run_rounds(op, at_quiescence, per_thread);
-    run.set_count("histories", history);
-    run.set_count("calls_checked", checked);
+    run.note("histories", history);
+    run.note("calls_checked", checked);
   }
 };
 

@@ -9,7 +9,9 @@
 // stress runner's check handler (harness/stress_main.cpp), as for any workload.
 //
 // Budget: one execution counts as 100 operations of the stress budget (--ops N
-// runs N/100 executions, at least 1), or the --duration.
+// runs N/100 executions, at least 1), or the --duration. Either way at least one
+// execution runs (as run_rounds runs at least one round): a budget too small for
+// any work would otherwise be a pass that checked nothing.
 #pragma once
 
 #include <algorithm>
@@ -60,7 +62,7 @@ void run_litmus(StressRun& run) {
     });
   }
   std::uint64_t done = 0;
-  while (done < executions && std::chrono::steady_clock::now() < deadline && !run.failed()) {
+  while (done < executions && (done == 0 || std::chrono::steady_clock::now() < deadline) && !run.failed()) {
     scenario = std::make_unique<Scenario>();
     scenario->before();
     finished.store(0, std::memory_order_relaxed);  // no thread runs: ordered by start's release

@@ -123,71 +123,89 @@ void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const s
   std::printf("replay: ./lfcheck replay %s.replay\n", stem.c_str());
 }
 
+// A failure that did not happen again when its execution was re-run alone.
+void report_nondeterministic(const RunRecord& r, const ModelEntry& e, const Options& o,
+                             const ModelOutcome& outcome) {
+  std::printf("\n=== %s/%s (%s scheduler%s) FAILED: NONDETERMINISTIC SCENARIO ===\n"
+              "iteration %llu failed (%s), but re-run alone from the same scheduler state it %s.\n"
+              "The scenario does not depend on the schedule alone: look for ::rand(), static or\n"
+              "global state, or values of addresses in the scenario or the structure.\n",
+              e.structure.c_str(), e.scenario.c_str(), r.get("scheduler").c_str(),
+              o.fault.empty() ? "" : (", fault " + o.fault).c_str(),
+              static_cast<unsigned long long>(outcome.failing_iteration), rl::test_result_str(outcome.result),
+              outcome.rerun_result == rl::test_result_success ||
+                      outcome.rerun_result == rl::test_result_until_condition_hit
+                  ? "passed"
+                  : (std::string("failed differently (") + rl::test_result_str(outcome.rerun_result) + ")").c_str());
+}
+
 std::set<std::string> structures() {
   std::set<std::string> names;
   for (auto& e : model_registry()) names.insert(e.structure);
   return names;
 }
 
+// What to ask of Relacy for one (scenario, scheduler) run.
+ModelRequest request_for(const std::string& scheduler, const Options& o) {
+  ModelRequest q;
+  q.iterations = o.iterations;
+  q.context_bound = o.bound;
+  if (scheduler == "random" && o.seed != 0) q.first_iteration = o.seed * kSeedStride;
+  if (!o.initial_state.empty()) {
+    // Replay: the recorded execution alone (its iteration and scheduler state). A
+    // tree search would otherwise go on through the rest of its tree from there:
+    // work no one asked for, and never an exhaustive search.
+    q.initial_state = o.initial_state;
+    q.iterations = 1;
+    q.execution_limit = 1;
+  }
+  return q;
+}
+
 // Runs one scenario under one scheduler; returns its record.
 RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Options& o,
                   bool show_progress) {
-  rl::test_params params;
-  rl::ostringstream out;  // raw allocator: Relacy writes it from inside the simulation
   ProgressLine progress(e.structure + "/" + e.scenario + " " + scheduler, show_progress);
   ProgressStream progress_stream(progress);
-  params.output_stream = &out;
-  params.progress_stream = &progress_stream;
-  // The random scheduler stops after the iteration whose number equals
-  // iteration_count, so N iterations starting at S need S + N - 1.
-  params.iteration_count = o.iterations - 1;
-  if (o.initial_state.empty() && o.seed != 0 && scheduler == "random") {
-    params.initial_state = std::to_string(o.seed * kSeedStride).c_str();
-    params.iteration_count = o.seed * kSeedStride + o.iterations - 1;
-  }
-  if (!o.initial_state.empty()) {
-    // Replay: start at the recorded iteration and scheduler state. The random
-    // scheduler then runs exactly that iteration; the tree schedulers resume
-    // their search there, and the recorded execution is the first one they run.
-    params.initial_state = o.initial_state.c_str();
-    params.iteration_count = std::strtoull(o.initial_state.c_str(), nullptr, 10);
-  }
-  if (scheduler == "random") {
-    params.search_type = rl::random_scheduler_type;
-  } else if (scheduler == "bound") {
-    params.search_type = rl::fair_context_bound_scheduler_type;
-    params.context_bound = o.bound;
-  } else {
-    params.search_type = rl::fair_full_search_scheduler_type;
-  }
+  ModelRequest request = request_for(scheduler, o);
+  request.progress = &progress_stream;
+  ModelOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
-  e.run(params, o.fault);
+  if (!e.run(scheduler, request, o.fault, outcome)) {
+    // The plan holds only scenarios of the fault's structure: this is a harness bug.
+    std::fprintf(stderr, "lfcheck model: %s/%s has no fault '%s'\n", e.structure.c_str(),
+                 e.scenario.c_str(), o.fault.c_str());
+    std::exit(cli::kUsage);
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish();
 
-  const bool passed = params.test_result == rl::test_result_success;
-  // Exhaustive: the scheduler enumerated its whole space (bound: every schedule with
-  // at most K preemptions). A failing run stops early and so is not exhaustive.
-  const bool exhaustive = scheduler != "random" && passed;
-  // Relacy counts from 0: stop_iteration is the last iteration run (the failing one).
-  const std::uint64_t first = !o.initial_state.empty()                  ? params.iteration_count
-                              : (o.seed != 0 && scheduler == "random") ? o.seed * kSeedStride
-                                                                       : 0;
-  const std::uint64_t iterations = params.stop_iteration + 1 - first;
+  const bool passed = outcome.result == rl::test_result_success;
+  // Exhaustive: a tree scheduler enumerated its whole space from the root (bound:
+  // every schedule with at most K preemptions). A failing run stops early.
+  const bool exhaustive = outcome.whole_space;
   RunRecord r;
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
-  r.num("iterations", iterations).boolean("exhaustive", exhaustive);
+  r.num("iterations", outcome.executions).boolean("exhaustive", exhaustive);
   if (scheduler == "bound") r.num("bound", o.bound);
-  r.str("verdict", passed ? "pass" : "fail").real("seconds", seconds);
+  r.set_verdict(passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
   if (!o.fault.empty()) r.str("fault", o.fault);
-  r.passed = passed;
+  if (!o.replay.empty()) r.str("replay_of", o.replay);
   if (!passed) {
-    r.failure = rl::test_result_str(params.test_result);
+    r.failure = rl::test_result_str(outcome.result);
+    if (!outcome.reproduced) {
+      r.failure = "NONDETERMINISTIC SCENARIO";
+      r.str("first_failure", rl::test_result_str(outcome.result));
+    }
     r.str("failure", r.failure);
-    const auto text = out.str();
-    r.details.assign(text.begin(), text.end());
-    report_failure(r, e, o, std::string(params.final_state.begin(), params.final_state.end()));
+    if (outcome.reproduced) {
+      r.details = outcome.history;
+      report_failure(r, e, o, outcome.state);
+    } else {
+      r.details = "the failure did not reproduce when its execution was re-run alone";
+      report_nondeterministic(r, e, o, outcome);
+    }
   }
   return r;
 }
@@ -279,10 +297,15 @@ int main_impl(int argc, char** argv) {
     return cli::kPass;
   }
 
+  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
+    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+  // With a fault, only the scenarios of the structure that has it: the others
+  // would run their correct code and report passes that say nothing of the fault.
   std::vector<const ModelEntry*> selected;
   for (auto& e : model_registry())
     if ((o.structure.empty() || e.structure == o.structure) &&
-        (o.scenario.empty() || e.scenario == o.scenario))
+        (o.scenario.empty() || e.scenario == o.scenario) &&
+        (o.fault.empty() || is_known_fault(e.structure, o.fault)))
       selected.push_back(&e);
   if (selected.empty()) cli::usage_error(p.program(), "no scenario named '" + o.scenario + "'");
   if (!o.replay.empty()) selected.resize(1);
@@ -297,8 +320,6 @@ int main_impl(int argc, char** argv) {
   if (o.seed * kSeedStride + o.iterations >= (1ull << 32))
     cli::usage_error(p.program(), "--seed times 4000000 plus --iterations must stay below 2^32 "
                                   "(Relacy's random scheduler degenerates above)");
-  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
-    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
 
   const bool show_progress = !o.quiet;
   std::vector<RunRecord> runs;
@@ -320,7 +341,7 @@ int main_impl(int argc, char** argv) {
     std::stable_partition(plan.begin(), plan.end(), [](const auto& run) { return run.second == "random"; });
   for (auto& [e, s] : plan) {
     RunRecord r = run_one(*e, s, o, show_progress);
-    if (!r.passed) all_passed = false;
+    if (!r.passed()) all_passed = false;
     runs.push_back(std::move(r));
     std::fflush(stdout);
     if (!all_passed && o.first_failure) break;
@@ -329,13 +350,13 @@ int main_impl(int argc, char** argv) {
   std::printf("\n");
   print_table(stdout, runs, {"structure", "scenario", "scheduler", "iterations", "exhaustive", "verdict", "seconds", "failure"});
   std::size_t failed = 0;
-  for (auto& r : runs) failed += !r.passed;
+  for (auto& r : runs) failed += !r.passed();
   std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s\n", runs.size(), runs.size() - failed,
               failed, o.fault.empty() ? "" : (" (fault " + o.fault + ")").c_str());
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.model", runs, {"scenario", "scheduler"}))
     return cli::kUsage;
-  return all_passed ? cli::kPass : cli::kCheckFailed;
+  return exit_status(runs);
 }
 
 }  // namespace

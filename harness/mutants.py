@@ -2,18 +2,34 @@
 """lfcheck mutants: the kill matrix — every seeded fault against every layer.
 
 For each fault of the catalogue (lfcheck-model --list-faults-json: the one list)
-and each layer (model, stress, props), run the layer on the faulty build within
+and each layer (model, stress, props, and lin when --lin names lfcheck-lin-model),
+run the layer on the faulty build within
 the budget, over several seeds, and record whether it failed (caught) and the
 iterations/operations and seconds to the first failure. The correct code runs
 through the same layers, budgets and seeds; every failure there is a false alarm.
 
 Seeds: model — Relacy's random scheduler sampling from a different starting
 iteration per seed (lfcheck-model --seed: seed s starts at iteration s * 4M;
-the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...".
-Exit status: 0 if every fault is caught by at least one layer and there are no
-false alarms, 1 otherwise, 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the
-matrix of the runs that finished is still printed and written ("complete": false
-in the JSON), exit 1 if it already shows a miss or a false alarm, else 2.
+the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...";
+lin — the scenario seed (lfcheck-lin-model --seed, --lin-scenarios scenarios per run). A
+structure without a spec has no lin cell ("n/a: no spec"), counted in no kill rate.
+What counts: a run is "caught" only if it exits 1 with its layer's evidence of a
+failed check (model, stress, lin: a failing run in its --json; props: RapidCheck's
+"Falsifiable after"); exit 0 is "clean"; over the budget is "timeout"; anything
+else (exit 2, a missing binary, a signal, exit 1 without evidence) is an "error"
+of the cell, never a catch.
+
+Correct code: each (structure, layer) cell is "clean" (every seed ran to the end
+and passed), "false alarm" (some seed failed), "over budget: not checked" (some
+seed hit the budget: the false-alarm check did not run) or "error: not checked".
+They are printed and written ("correct_code" in the JSON).
+
+Exit status: 0 if every fault is caught by at least one layer and by every layer
+its catalogue entry names, and every correct-code cell is clean; 1 otherwise
+(an over-budget correct-code cell included, unless --allow-unchecked reports it
+as unchecked); 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the matrix of
+the runs that finished is still printed and written ("complete": false in the
+JSON), exit 1 if it already shows a miss or a false alarm, else 2.
 """
 import argparse
 import json
@@ -26,7 +42,10 @@ import sys
 import tempfile
 import time
 
-LAYERS = ("model", "stress", "props")
+from one_line_argparse import OneLineParser
+
+LAYERS = ("model", "stress", "props", "lin")
+NO_SPEC = "n/a: no spec"
 
 
 def run(cmd, budget, env=None):
@@ -43,6 +62,37 @@ def run(cmd, budget, env=None):
         return 127, time.monotonic() - start, f"cannot run {cmd[0]}: {e}"
 
 
+def failing_run_in(path):
+    """Whether the layer's --json report holds a failing run (its evidence of a catch)."""
+    try:
+        with open(path) as f:
+            return any(r.get("verdict") == "fail" for r in json.load(f)["runs"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+
+
+def judged(rc, evidence, out):
+    """The outcome of one run: "caught", "clean", "timeout" or "error: ..."."""
+    if rc is None:
+        return "timeout"
+    if rc == 0:
+        return "clean"
+    if rc == 1 and evidence:
+        return "caught"
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    why = "exit 1 without the layer's failure evidence" if rc == 1 else \
+        f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
+    return f"error: {why}: {last}"
+
+
+def json_runs_work(path, key):
+    try:
+        with open(path) as f:
+            return sum(r.get(key, 0) for r in json.load(f)["runs"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0
+
+
 def model_once(a, structure, fault, seed):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
         path = j.name
@@ -51,14 +101,10 @@ def model_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget)
-    iterations = 0
-    try:
-        for r in json.load(open(path))["runs"]:
-            iterations += r["iterations"]
-    except (OSError, ValueError, KeyError):
-        pass
+    outcome = judged(rc, failing_run_in(path), out)
+    iterations = json_runs_work(path, "iterations")
     os.unlink(path)
-    return rc, secs, iterations, out
+    return outcome, secs, iterations
 
 
 def stress_once(a, structure, fault, seed):
@@ -69,13 +115,10 @@ def stress_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget + 30)
-    ops = 0
-    try:
-        ops = sum(r["ops"] for r in json.load(open(path))["runs"])
-    except (OSError, ValueError, KeyError):
-        pass
+    outcome = judged(rc, failing_run_in(path), out)
+    ops = json_runs_work(path, "ops")
     os.unlink(path)
-    return rc, secs, ops, out
+    return outcome, secs, ops
 
 
 def props_once(a, structure, fault, seed):
@@ -83,12 +126,28 @@ def props_once(a, structure, fault, seed):
     rc, secs, out = run([a.props, f"--gtest_filter={structure}.*"], a.budget, env)
     m = re.search(r"Falsifiable after (\d+) tests", out)
     tests = int(m.group(1)) if m else len(re.findall(r"OK, passed (\d+) tests", out)) * 500
-    if rc not in (None, 0):
-        rc = 1
-    return rc, secs, tests, out
+    return judged(rc, m is not None, out), secs, tests
 
 
-RUNNERS = {"model": model_once, "stress": stress_once, "props": props_once}
+def lin_once(a, structure, fault, seed):
+    """The lin layer: generated scenarios from the structure's spec under Relacy
+    (lfcheck-lin-model, deterministic per seed). Structures without a spec: n/a."""
+    if structure not in a.lin_structures:
+        return NO_SPEC, 0.0, 0
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
+        path = j.name
+    cmd = [a.lin, structure, "--quiet", "--seed", str(seed), "--scenarios", str(a.lin_scenarios),
+           "--json", path, "--artifacts", a.artifacts]
+    if fault:
+        cmd += ["--fault", fault]
+    rc, secs, out = run(cmd, a.budget)
+    outcome = judged(rc, failing_run_in(path), out)
+    executions = json_runs_work(path, "executions")
+    os.unlink(path)
+    return outcome, secs, executions
+
+
+RUNNERS = {"model": model_once, "stress": stress_once, "props": props_once, "lin": lin_once}
 
 
 def compact(n):
@@ -100,17 +159,21 @@ def compact(n):
 
 def measure(a, layer, structure, fault):
     """Runs one layer over the seeds; returns the cell of the matrix."""
-    caught, secs, work, timeouts, other = 0, [], [], 0, []
+    caught, secs, work, timeouts, errors, clean = 0, [], [], 0, [], 0
     for seed in range(1, a.seeds + 1):
-        rc, s, w, out = RUNNERS[layer](a, structure, fault, seed)
-        if rc == 1:
+        outcome, s, w = RUNNERS[layer](a, structure, fault, seed)
+        if outcome == NO_SPEC:
+            return {"caught": False, "seeds": 0, "caught_seeds": 0, "clean_seeds": 0, "status": NO_SPEC}
+        if outcome == "caught":
             caught += 1
             secs.append(s)
             work.append(w)
-        elif rc is None:
+        elif outcome == "timeout":
             timeouts += 1
-        elif rc != 0:
-            other.append(f"exit {rc}: {out.strip().splitlines()[-1] if out.strip() else ''}")
+        elif outcome == "clean":
+            clean += 1
+        else:
+            errors.append(outcome[len("error: "):])
     cell = {"caught": caught > 0, "seeds": a.seeds, "caught_seeds": caught}
     if caught:
         cell["seconds"] = round(statistics.median(secs), 3)
@@ -119,31 +182,59 @@ def measure(a, layer, structure, fault):
         cell["iterations_worst"] = int(max(work))
     if timeouts:
         cell["timeouts"] = timeouts
-    if other:
-        cell["errors"] = other
+    if errors:
+        cell["errors"] = errors
+    cell["clean_seeds"] = clean
     return cell
 
 
+CLEAN, FALSE_ALARM, OVER_BUDGET, ERROR = "clean", "false alarm", "over budget: not checked", "error: not checked"
+
+
+def correct_code_status(cell):
+    """A correct-code cell is clean only if every seed ran to its end and passed."""
+    if cell.get("status") == NO_SPEC:
+        return NO_SPEC
+    if cell["caught_seeds"]:
+        return FALSE_ALARM
+    if cell.get("errors"):
+        return ERROR
+    if cell.get("timeouts"):
+        return OVER_BUDGET
+    return CLEAN
+
+
 def main():
-    ap = argparse.ArgumentParser(prog="lfcheck mutants", description=__doc__,
+    ap = OneLineParser(prog="lfcheck mutants", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("structure", nargs="?", default="", help="only this structure's faults")
-    ap.add_argument("--layer", choices=("model", "stress", "props", "all"), default="all")
+    ap.add_argument("--layer", choices=LAYERS + ("all",), default="all")
     ap.add_argument("--budget", type=float, default=120.0,
-                    help="seconds per layer run (default 120); a run over budget is a miss")
+                    help="seconds per layer run (default 120); a run over budget is a miss, and on "
+                         "the correct code an unchecked cell that fails the matrix")
     ap.add_argument("--stress-seconds", type=float, default=10.0,
                     help="duration of each stress run (default 10)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds per layer and fault (default 5)")
+    ap.add_argument("--allow-unchecked", action="store_true",
+                    help="report an over-budget correct-code cell as unchecked without failing "
+                         "the matrix (it is never counted as clean)")
     ap.add_argument("--json", help="write the matrix as JSON (DESIGN §6)")
     ap.add_argument("--junit", help="write JUnit XML: one testcase per fault")
     ap.add_argument("--model", required=True, help=argparse.SUPPRESS)
     ap.add_argument("--stress", required=True, help=argparse.SUPPRESS)
     ap.add_argument("--props", required=True, help=argparse.SUPPRESS)
+    ap.add_argument("--lin", help=argparse.SUPPRESS)  # lfcheck-lin-model; without it, no lin column
+    ap.add_argument("--lin-scenarios", type=int, default=50,
+                    help="generated scenarios per lin run (default 50)")
     ap.add_argument("--artifacts", default=os.environ.get("LFCHECK_ARTIFACTS", "/tmp/lfcheck-artifacts"),
                     help=argparse.SUPPRESS)
+    ap.add_argument("--check-args", action="store_true",
+                    help=argparse.SUPPRESS)  # ./lfcheck: validate the arguments before building
     a = ap.parse_args()
-    if a.seeds < 1 or a.budget <= 0 or a.stress_seconds <= 0:
-        ap.error("--seeds, --budget and --stress-seconds must be positive")
+    if a.seeds < 1 or a.budget <= 0 or a.stress_seconds <= 0 or a.lin_scenarios < 1:
+        ap.error("--seeds, --budget, --stress-seconds and --lin-scenarios must be positive")
+    if a.check_args:
+        return 0
     a.stress_seconds = min(a.stress_seconds, a.budget)
 
     listing = subprocess.run([a.model, "--list-faults-json"] + ([a.structure] if a.structure else []),
@@ -152,7 +243,17 @@ def main():
         sys.stderr.write(listing.stderr)
         return 2
     faults = json.loads(listing.stdout)["faults"]
-    layers = LAYERS if a.layer == "all" else (a.layer,)
+    all_layers = LAYERS if a.lin else tuple(l for l in LAYERS if l != "lin")
+    if a.layer == "lin" and not a.lin:
+        ap.error("--layer lin needs the lin binary")
+    layers = all_layers if a.layer == "all" else (a.layer,)
+    a.lin_structures = set()
+    if "lin" in layers:
+        specs = subprocess.run([a.lin, "--list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if specs.returncode != 0:
+            sys.stderr.write(specs.stderr)
+            return 2
+        a.lin_structures = set(specs.stdout.split())
     structures = sorted({f["mechanism"] for f in faults})
     total = (len(faults) + len(structures)) * len(layers)
     done = 0
@@ -171,8 +272,7 @@ def main():
     signal.signal(signal.SIGTERM, on_term)
     interrupted = False
 
-    results = []
-    false_alarms, alarm_details, correct_checked = 0, [], 0
+    results, correct = [], []
     try:
         for f in faults:
             row = {"name": f["name"], "mechanism": f["mechanism"], "expected": f["expected_layers"],
@@ -186,14 +286,15 @@ def main():
         for s in structures:
             for layer in layers:
                 cell = measure(a, layer, s, "")
-                progress(f"{s} correct code x {layer}: {cell['caught_seeds']} failures")
-                correct_checked += 1
-                if cell["caught_seeds"] or cell.get("errors"):
-                    false_alarms += cell["caught_seeds"] + len(cell.get("errors", []))
-                    alarm_details.append(f"{s} {layer}: {cell}")
+                cell = {"structure": s, "layer": layer, "status": correct_code_status(cell), **cell}
+                del cell["caught"]
+                correct.append(cell)
+                progress(f"{s} correct code x {layer}: {cell['status']}")
     except KeyboardInterrupt:
         interrupted = True
         sys.stderr.write("[mutants] interrupted: the matrix below covers only the runs that finished\n")
+    false_alarms = sum(c["caught_seeds"] for c in correct)
+    tally = {st: [c for c in correct if c["status"] == st] for st in (CLEAN, FALSE_ALARM, OVER_BUDGET, ERROR, NO_SPEC)}
 
     # The matrix.
     width = max([len(r["name"]) for r in results] + [5])
@@ -204,8 +305,10 @@ def main():
         cells = []
         for layer in layers:
             c = r["layers"][layer]
-            if c["caught"]:
-                unit = {"model": "it", "stress": "ops", "props": "tests"}[layer]
+            if c.get("status") == NO_SPEC:
+                cells.append(NO_SPEC)
+            elif c["caught"]:
+                unit = {"model": "it", "stress": "ops", "props": "tests", "lin": "exec"}[layer]
                 cells.append(f"caught {c['caught_seeds']}/{c['seeds']} {c['seconds']:.2f}/{c['seconds_worst']:.2f}s "
                              f"{compact(c['iterations'])} {unit}")
             else:
@@ -215,7 +318,9 @@ def main():
     print()
     for layer in layers:
         k = sum(r["layers"][layer]["caught"] for r in results)
-        print(f"kill rate {layer:<7} {k}/{len(results)} ({100.0 * k / max(1, len(results)):.0f}%)")
+        applicable = sum(r["layers"][layer].get("status") != NO_SPEC for r in results)
+        print(f"kill rate {layer:<7} {k}/{applicable} ({100.0 * k / max(1, applicable):.0f}%)" +
+              (f"  ({len(results) - applicable} faults of structures without a spec)" if applicable < len(results) else ""))
     overall = sum(r["caught"] for r in results)
     print(f"kill rate overall {overall}/{len(results)} ({100.0 * overall / max(1, len(results)):.0f}%)")
     only = [(r["name"], [l for l in layers if r["layers"][l]["caught"]][0]) for r in results
@@ -226,35 +331,53 @@ def main():
                        if l in layers and not r["layers"][l]["caught"]]
     if missed_expected:
         print("missed by a layer the catalogue says must catch it: " + ", ".join(missed_expected))
-    print(f"false alarms on the correct code: {false_alarms}"
-          f" ({correct_checked} of {len(structures) * len(layers)} correct-code runs done)")
+    print(f"\ncorrect code ({a.seeds} seeds, the same budgets):")
+    print(f"{'structure':<{width}}  " + "  ".join(f"{l:<34}" for l in layers))
+    for s in structures:
+        cells = {c["layer"]: c for c in correct if c["structure"] == s}
+        if cells:
+            print(f"{s:<{width}}  " + "  ".join(f"{cells[l]['status'] if l in cells else 'not run':<34}"
+                                                  for l in layers))
+    print(f"correct code: {len(tally[CLEAN])} clean, {len(tally[FALSE_ALARM])} false alarm, "
+          f"{len(tally[OVER_BUDGET])} over budget: not checked, {len(tally[ERROR])} error: not checked, "
+          f"{len(tally[NO_SPEC])} without a spec ({len(correct)} of {len(structures) * len(layers)} cells run)")
+    print(f"false alarms on the correct code: {false_alarms}")
+    if tally[OVER_BUDGET]:
+        print(("unchecked (--allow-unchecked): " if a.allow_unchecked else "NOT CHECKED, over budget: ") +
+              ", ".join(f"{c['structure']} x {c['layer']}" for c in tally[OVER_BUDGET]))
     if interrupted:
         print(f"INCOMPLETE: interrupted after {len(results)} of {len(faults)} faults")
-    for d in alarm_details:
-        print("  " + d)
+    for c in tally[FALSE_ALARM] + tally[ERROR]:
+        print(f"  {c['structure']} {c['layer']}: {c['status']}: {c.get('errors', '')}")
 
     doc = {"faults": [{"name": r["name"], "mechanism": r["mechanism"], "caught": r["caught"],
                        "layers": r["layers"]} for r in results],
-           "false_alarms": false_alarms, "seeds": a.seeds, "budget_seconds": a.budget,
-           "complete": not interrupted}
+           "correct_code": correct, "false_alarms": false_alarms,
+           "unchecked": len(tally[OVER_BUDGET]) + len(tally[ERROR]),
+           "seeds": a.seeds, "budget_seconds": a.budget, "complete": not interrupted}
+    correct_bad = tally[FALSE_ALARM] + tally[ERROR] + ([] if a.allow_unchecked else tally[OVER_BUDGET])
     if a.json:
         with open(a.json, "w") as out:
             json.dump(doc, out, indent=1)
     if a.junit:
         with open(a.junit, "w") as out:
             out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
-            out.write(f'<testsuite name="lfcheck.mutants" tests="{len(results) + 1}" '
-                      f'failures="{sum(not r["caught"] for r in results) + (false_alarms > 0)}">\n')
+            out.write(f'<testsuite name="lfcheck.mutants" tests="{len(results) + len(correct)}" '
+                      f'failures="{sum(not r["caught"] for r in results) + len(correct_bad)}">\n')
             for r in results:
                 out.write(f'  <testcase classname="{r["mechanism"]}" name="{r["name"]}">')
                 if not r["caught"]:
                     out.write('<failure message="no layer caught this fault"/>')
                 out.write("</testcase>\n")
-            out.write('  <testcase classname="mutants" name="false_alarms">')
-            if false_alarms:
-                out.write(f'<failure message="{false_alarms} false alarms"/>')
-            out.write("</testcase>\n</testsuite>\n</testsuites>\n")
-    ok = overall == len(results) and false_alarms == 0 and not missed_expected
+            for c in correct:
+                out.write(f'  <testcase classname="correct_code.{c["structure"]}" name="{c["layer"]}">')
+                if c in correct_bad:
+                    out.write(f'<failure message="{c["status"]}"/>')
+                elif c["status"] != CLEAN:
+                    out.write(f'<skipped message="{c["status"]}"/>')
+                out.write("</testcase>\n")
+            out.write("</testsuite>\n</testsuites>\n")
+    ok = overall == len(results) and not correct_bad and not missed_expected
     if interrupted:
         return 1 if not ok else 2  # incomplete: nothing wrong found, but not a pass either
     return 0 if ok else 1

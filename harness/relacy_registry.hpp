@@ -30,6 +30,7 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
+#include "harness/model_run.hpp"
 #include "harness/scenario.hpp"
 #include "sync/relacy_sync.hpp"
 
@@ -45,7 +46,8 @@ struct LabelReset {
 
 template <class Scenario>
 struct RelacyModel : rl::test_suite<RelacyModel<Scenario>, Scenario::threads> {
-  LabelReset reset_labels;  // first member: runs before the scenario is built
+  ExecutionTick tick;       // first member: counts (and may end) the execution
+  LabelReset reset_labels;  // runs before the scenario is built
   Scenario scenario;
   void before() { scenario.before(); }
   void thread(unsigned index) { scenario.thread(index); }
@@ -57,8 +59,11 @@ struct ModelEntry {
   std::string structure, scenario, description;
   unsigned threads;
   bool full_search;
-  // Runs the scenario with `fault` under params; false if the fault is unknown.
-  std::function<bool(rl::test_params&, std::string_view fault)> run;
+  // Runs the scenario with `fault` under the named scheduler (harness/model_run.hpp);
+  // false if the fault is not one of this structure's.
+  std::function<bool(const std::string& scheduler, const ModelRequest&, std::string_view fault,
+                     ModelOutcome& outcome)>
+      run;
 };
 
 inline std::vector<ModelEntry>& model_registry() {
@@ -72,9 +77,11 @@ struct ModelRegistrar {
     using Correct = Scenario<RelacySync, E::none>;
     model_registry().push_back(
         {FaultTraits<E>::mechanism, Correct::name, Correct::description, Correct::threads,
-         Correct::full_search, [](rl::test_params& params, std::string_view fault) {
+         Correct::full_search,
+         [](const std::string& scheduler, const ModelRequest& request, std::string_view fault,
+            ModelOutcome& outcome) {
            return with_fault<E>(fault, [&](auto f) {
-             rl::simulate<RelacyModel<Scenario<RelacySync, decltype(f)::value>>>(params);
+             outcome = run_model<RelacyModel<Scenario<RelacySync, decltype(f)::value>>>(scheduler, request);
            });
          }});
     register_faults<E>();

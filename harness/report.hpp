@@ -1,5 +1,12 @@
 // Run records and their renderings: the JSON of DESIGN §6, JUnit XML, and the
 // terminal summary table. Shared by every runner so all layers report alike.
+//
+// Verdicts and the exit status: a run is "pass" (its check ran and found nothing),
+// "fail" (a check failed: a bug was found) or "error" (it could not check: e.g. no
+// work was done). exit_status(runs) is the one place that turns verdicts into the
+// process's exit status (1 if any run failed, else 2 if any could not check or
+// there was no run at all, else 0), and the JSON and JUnit files are written from
+// the same records, so they cannot say pass while the status says otherwise.
 #pragma once
 
 #include <cstdint>
@@ -12,12 +19,18 @@
 
 namespace lfcheck {
 
+enum class Verdict { pass, fail, error };
+
+inline const char* verdict_name(Verdict v) {
+  return v == Verdict::pass ? "pass" : v == Verdict::fail ? "fail" : "error";
+}
+
 // One record = one run of one checker; fields are (name, value) pairs kept in
 // order, values already typed as JSON scalars via the helpers below.
 struct RunRecord {
   std::vector<std::pair<std::string, std::string>> fields;  // value is JSON text
-  bool passed = true;
-  std::string failure;  // the checker's own words when !passed
+  Verdict verdict = Verdict::pass;
+  std::string failure;  // the checker's own words when not pass
   std::string details;  // history / report text for JUnit
 
   static std::string quote(const std::string& s) {
@@ -55,6 +68,12 @@ struct RunRecord {
     fields.emplace_back(k, buf);
     return *this;
   }
+  bool passed() const { return verdict == Verdict::pass; }
+  // Sets the verdict and writes it as the "verdict" field (at this position).
+  RunRecord& set_verdict(Verdict v) {
+    verdict = v;
+    return str("verdict", verdict_name(v));
+  }
   RunRecord& boolean(const std::string& k, bool v) {
     fields.emplace_back(k, v ? "true" : "false");
     return *this;
@@ -73,6 +92,16 @@ struct RunRecord {
     return out + "}";
   }
 };
+
+// The exit status the verdicts stand for (see the top of this file).
+inline int exit_status(const std::vector<RunRecord>& runs) {
+  bool error = runs.empty();
+  for (auto& r : runs) {
+    if (r.verdict == Verdict::fail) return 1;
+    error = error || r.verdict == Verdict::error;
+  }
+  return error ? 2 : 0;
+}
 
 // Writes {"runs":[...]}; returns false (and says why) if the file cannot be written.
 inline bool write_runs_json(const std::string& path, const std::vector<RunRecord>& runs) {
@@ -110,23 +139,26 @@ inline bool write_junit(const std::string& path, const std::string& suite,
     std::fprintf(stderr, "lfcheck: cannot write %s\n", path.c_str());
     return false;
   }
-  std::size_t failures = 0;
+  std::size_t failures = 0, errors = 0;
   double total = 0;
   for (auto& r : runs) {
-    failures += !r.passed;
+    failures += r.verdict == Verdict::fail;
+    errors += r.verdict == Verdict::error;
     total += std::atof(r.get("seconds").c_str());
   }
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\""
       << xml_escape(suite) << "\" tests=\"" << runs.size() << "\" failures=\"" << failures
-      << "\" time=\"" << total << "\">\n";
+      << "\" errors=\"" << errors << "\" time=\"" << total << "\">\n";
   for (auto& r : runs) {
     std::string name;
     for (auto& k : name_keys) name += (name.empty() ? "" : ".") + r.get(k);
     out << "  <testcase classname=\"" << xml_escape(r.get("structure")) << "\" name=\""
         << xml_escape(name) << "\" time=\"" << r.get("seconds") << "\">\n";
-    if (!r.passed)
-      out << "    <failure message=\"" << xml_escape(r.failure) << "\"><![CDATA[" << r.details
-          << "]]></failure>\n";
+    if (!r.passed()) {
+      const char* element = r.verdict == Verdict::fail ? "failure" : "error";
+      out << "    <" << element << " message=\"" << xml_escape(r.failure) << "\"><![CDATA[" << r.details
+          << "]]></" << element << ">\n";
+    }
     out << "  </testcase>\n";
   }
   out << "</testsuite>\n</testsuites>\n";

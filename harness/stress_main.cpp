@@ -67,6 +67,7 @@ options:
   (--sanitizer is handled by ./lfcheck, which picks the binary)
 
 exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error
+or a run that did no work (0 operations: it checked nothing)
 )";
 
 struct Options {
@@ -110,18 +111,23 @@ std::string replay_line(const Options& o, const std::string& structure) {
   return line;
 }
 
+// A run's record: failed if `failure` is set; a run that did no work (0 operations
+// or executions) checked nothing, so it is an error, never a pass.
 RunRecord record(const Options& o, const StressEntry& e, std::uint64_t ops, double seconds,
                  const std::string& failure) {
+  const Verdict verdict = !failure.empty() ? Verdict::fail : ops == 0 ? Verdict::error : Verdict::pass;
   RunRecord r;
   r.str("structure", e.structure).str("workload", e.workload).num("threads", o.run.threads);
   r.num("seed", o.run.seed).num("ops", ops).real("seconds", seconds);
-  r.str("verdict", failure.empty() ? "pass" : "fail").str("sanitizer", kSanitizerName);
+  r.set_verdict(verdict).str("sanitizer", kSanitizerName);
   if (!o.fault.empty()) r.str("fault", o.fault);
-  r.passed = failure.empty();
-  if (!r.passed) {
+  if (verdict == Verdict::fail) {
     r.failure = failure;
     r.str("failure", failure);
     r.str("replay", replay_line(o, e.structure));
+  } else if (verdict == Verdict::error) {
+    r.failure = "NO WORK: the workload ran 0 operations, so it checked nothing";
+    r.str("failure", r.failure);
   }
   return r;
 }
@@ -398,6 +404,7 @@ int main_impl(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return cli::kPass;
   }
+  if (const std::string why = sanitizer_reporting_disabled(); !why.empty()) cli::usage_error(p.program(), why);
   if (o.run.ops && o.run.duration > 0) cli::usage_error(p.program(), "give --ops or --duration, not both");
   if (!o.run.ops && o.run.duration <= 0) o.run.ops = 2'000'000;
   if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
@@ -461,19 +468,24 @@ int main_impl(int argc, char** argv) {
       e->run(run, o.fault);
     }
     current_run = nullptr;
+    // The workload's objects are gone: what LeakSanitizer finds now leaked in this run.
+    if (leaks_reported_now()) run.fail("LeakSanitizer: memory leak (see the report above)");
     death.armed.store(false, std::memory_order_release);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
     if (std::strcmp(run.unit(), "ops") != 0) r.str("unit", run.unit());
-    for (auto& [name, n] : run.counts()) r.num(name, n);
+    for (auto& [key, value] : run.notes()) r.num(key, value);
     std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s, %s)\n", e->structure.c_str(),
-                e->workload.c_str(), r.passed ? "pass" : "FAIL",
+                e->workload.c_str(), r.passed() ? "pass" : r.verdict == Verdict::fail ? "FAIL" : "ERROR",
                 static_cast<unsigned long long>(run.ops_done()), run.unit(), seconds,
                 seconds > 0 ? run.ops_done() / seconds : 0.0, run.unit(),
                 std::strcmp(run.unit(), "ops") == 0 ? (std::to_string(o.run.threads) + " threads").c_str()
                                                     : "the scenario's threads",
                 kSanitizerName);
-    if (!r.passed) {
+    if (r.verdict == Verdict::error) {
+      all_passed = false;
+      std::printf("  error: %s\n", r.failure.c_str());
+    } else if (!r.passed()) {
       all_passed = false;
       std::printf("  failure: %s\n", r.failure.c_str());
       const auto history = run.recent_history();
@@ -485,12 +497,16 @@ int main_impl(int argc, char** argv) {
     std::fflush(stdout);
     if (!all_passed && o.first_failure) break;
   }
-  std::size_t failed = 0;
-  for (auto& r : runs) failed += !r.passed;
-  std::printf("stress: %zu runs, %zu passed, %zu failed\n", runs.size(), runs.size() - failed, failed);
+  std::size_t failed = 0, errors = 0;
+  for (auto& r : runs) {
+    failed += r.verdict == Verdict::fail;
+    errors += r.verdict == Verdict::error;
+  }
+  std::printf("stress: %zu runs, %zu passed, %zu failed%s\n", runs.size(), runs.size() - failed - errors,
+              failed, errors ? (", " + std::to_string(errors) + " did no work (error)").c_str() : "");
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.stress", runs, {"workload"})) return cli::kUsage;
-  return all_passed ? cli::kPass : cli::kCheckFailed;
+  return exit_status(runs);
 }
 
 }  // namespace

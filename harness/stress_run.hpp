@@ -8,6 +8,14 @@
 // The barrier is a mutex and a condition variable, so the quiescent check is
 // ordered after every operation of the round for TSan and for the C++ model.
 //
+// Budget phases: half_spent(thread) tells a workload that changes phase halfway
+// (timers: a worker shuts down) that half of the budget is spent — the calling
+// thread's own share of an --ops budget, or half the --duration since run_rounds
+// began — so the phase change happens under either kind of budget.
+//
+// Notes: note(key, n) adds a workload's own count to the run's JSON record (e.g.
+// "worker_shutdowns"), so a test can see that a phase ran.
+//
 // Recent history: run_rounds times every operation and keeps the last
 // kRingSize of each thread in a ring (two clock reads and a 40-byte write per
 // operation: cheap enough to leave on). A workload names the operation it just
@@ -110,9 +118,18 @@ class StressRun {
     unit_ = unit;
   }
   const char* unit() const { return unit_; }
-  // Further counts a workload reports (e.g. "scenarios"); they go into its JSON record.
-  void set_count(const char* name, std::uint64_t n) { counts_.emplace_back(name, n); }
-  const std::vector<std::pair<const char*, std::uint64_t>>& counts() const { return counts_; }
+
+  // Whether half the budget is spent (see the top). Called from inside op by
+  // `thread`: it reads that thread's own operation count, or the clock.
+  bool half_spent(unsigned thread) const {
+    if (options_.ops) return rings_[thread].next * options_.threads * 2 >= options_.ops;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return elapsed * 2 >= options_.duration;
+  }
+
+  // A workload's own count for the run's record (call while no thread runs).
+  void note(const std::string& key, std::uint64_t value) { notes_.emplace_back(key, value); }
+  const std::vector<std::pair<std::string, std::uint64_t>>& notes() const { return notes_; }
 
   std::mt19937_64 thread_rng(unsigned thread) const {
     return std::mt19937_64(mix_seed(options_.seed * 1000003u + thread));
@@ -125,6 +142,7 @@ class StressRun {
   void run_rounds(Op&& op, Quiescent&& at_quiescence, std::uint64_t round_ops = 1024) {
     const unsigned n = options_.threads;
     const auto start = std::chrono::steady_clock::now();
+    start_ = start;  // before the threads start: their creation orders it for half_spent
     bool stop = false;               // guarded by mutex_
     std::uint64_t generation = 0;    // guarded by mutex_
     unsigned waiting = 0;            // guarded by mutex_
@@ -190,7 +208,8 @@ class StressRun {
   std::atomic<std::uint64_t> heartbeat_{0};
   std::uint64_t ops_done_ = 0;
   const char* unit_ = "ops";
-  std::vector<std::pair<const char*, std::uint64_t>> counts_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::vector<std::pair<std::string, std::uint64_t>> notes_;
 };
 
 }  // namespace lfcheck

@@ -12,5 +12,7 @@ LFCHECK_MODEL(DeliFault, QuitVsQuit);
 LFCHECK_MODEL(DeliFault, BarrierAsync);
 LFCHECK_MODEL(DeliFault, QuitVsWakers);
 LFCHECK_MODEL(DeliFault, QuitUnsafeVsProducer);
+LFCHECK_MODEL(DeliFault, TimedSleepFarDeadline);
+LFCHECK_MODEL(DeliFault, QuitDuringTimedSleep);
 
 }  // namespace lfcheck::deliqueue_models

@@ -1,24 +1,30 @@
 // DeliQueue scenarios, written once against the Sync policy. The model runner
 // instantiates each with RelacySync for every seeded fault.
 //
-// All run on a virtual clock that stays at 0 unless a scenario says otherwise:
-// the Looper then parks without a timeout, so a lost wake-up is a DEADLOCK, not
-// a late delivery. Messages are scenario members (owned by the scenario, as a
+// All but the timed ones (at the end) run on a virtual clock that stays at 0
+// unless a scenario says otherwise: the Looper then parks without a timeout, so a
+// lost wake-up is a DEADLOCK, not a late delivery. Messages are scenario members (owned by the scenario, as a
 // caller owns its messages); `what` identifies them. Bookkeeping of the
 // scenario itself is plain fields: Relacy runs all threads on one OS thread.
 #pragma once
 
+#include <cstdint>
+#include <limits>
+
 #include "harness/scenario.hpp"
+#include "models/model_time.hpp"
 #include "structures/deliqueue/deliqueue.hpp"
 
 namespace lfcheck::deliqueue_models {
 
 constexpr int kMax = 6;
 
-template <class Sync, DeliFault F>
+// QSync, Clock: the queue's policy and clock (the timed scenarios use
+// ModelTimeSync and ModelTimeClock); Sync stays the scenario's checker.
+template <class Sync, DeliFault F, class QSync = Sync, class Clock = VirtualClock<Sync>>
 struct Common : ScenarioBase {
-  using Queue = DeliQueue<Sync, F, VirtualClock<Sync>>;
-  using Msg = Message<Sync>;
+  using Queue = DeliQueue<QSync, F, Clock>;
+  using Msg = typename Queue::Msg;
   Msg m[kMax + 1];  // declared before q: still queued messages must outlive the queue
   Queue q;
   bool accepted[kMax + 1] = {};
@@ -39,6 +45,11 @@ struct Common : ScenarioBase {
     ++delivered[w];
     if (n_delivered < 16) order[n_delivered++] = w;
     return got;
+  }
+  // take(), and the message was due when it was delivered.
+  Msg* take_due(Msg* got) {
+    if (got) Sync::check(got->when.load() <= q.now(), "a message was delivered before it was due");
+    return take(got);
   }
   int position(int what) const {
     for (int i = 0; i < n_delivered; ++i)
@@ -230,9 +241,9 @@ struct BarrierAsync : Common<Sync, F> {
 //   * every refused post was left untouched, and a post after quit() returned
 //     is refused;
 //   * the resource was destroyed exactly once, and only after all its uses.
-template <class Sync, DeliFault F>
-struct QuitCommon : Common<Sync, F> {
-  using Msg = typename Common<Sync, F>::Msg;
+template <class Sync, DeliFault F, class QSync = Sync, class Clock = VirtualClock<Sync>>
+struct QuitCommon : Common<Sync, F, QSync, Clock> {
+  using Msg = typename Common<Sync, F, QSync, Clock>::Msg;
   int dropped[kMax + 1] = {};
   bool quit_ok = false;
 
@@ -337,6 +348,77 @@ struct QuitUnsafeVsProducer : QuitCommon<Sync, F> {
     Sync::check(this->quit_ok, "quit() refused on a live queue");
     Sync::check(this->delivered[1] == 0, "a message not yet due was delivered");
     this->check_outcomes(1, 3, nullptr);  // unsafe: delivered before quit, or dropped
+    this->check_resource();
+  }
+};
+
+// ---- timed waits (issue 16) -------------------------------------------------------
+// On a clock that is not virtual the Looper parks with a timed wait (park's
+// wait_for_ns branch). ModelTimeClock/ModelTimeSync (models/model_time.hpp):
+// Relacy may time the wait out at any point, and a time-out moves the model's
+// time forward by the time waited — the only way time passes. The clock reads
+// below 0 (an arbitrary epoch: Java's nanoTime may be negative too), and a
+// message is due at INT64_MAX - 1, so the wait from now until then does not fit
+// in an int64: it must saturate, or it wraps into the past, the wait returns at
+// once, time never passes and the Looper spins (LIVELOCK).
+constexpr std::int64_t kEpoch = -(std::int64_t{1} << 62);
+constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max() - 1;
+using TimedClock = ModelTimeClock<kEpoch>;
+
+// The Looper sleeps (timed) towards a message due at INT64_MAX - 1 while a
+// producer posts one due soon (kEpoch + 100, which wakes it: earlier than its
+// deadline). Both are delivered, each once and when due, and every execution
+// timed out of a timed wait (message 1 is due only once time has passed).
+template <class Sync, DeliFault F>
+struct TimedSleepFarDeadline : Common<Sync, F, ModelTimeSync<Sync>, TimedClock> {
+  static constexpr const char* name = "timed_sleep_far_deadline";
+  static constexpr const char* description =
+      "Looper on a real-time clock reading below 0 sleeps (timed) towards a message due at "
+      "INT64_MAX-1; 1 producer posts one due soon";
+  static constexpr unsigned threads = 2;
+  void before() { this->post(1, kFar); }
+  void thread(unsigned i) {
+    if (i == 0) {
+      this->take_due(this->q.next());
+      this->take_due(this->q.next());
+    } else {
+      this->post(2, kEpoch + 100);
+    }
+  }
+  void after() {
+    this->invariants();
+    this->check_exactly_once(1, 2);
+    const ModelTime& t = ModelTime::get();
+    Sync::check(t.timed_waits >= 1 && t.timeouts >= 1,
+                "the Looper delivered without ever timing out of a timed wait");
+  }
+};
+
+// quit() while the Looper sleeps (timed) towards a message due at INT64_MAX - 1:
+// quit's wake ends the sleep, the message is delivered (if time reached it
+// first) or dropped, the wake resource is torn down, next() returns nullptr.
+// The model's form of "enqueue(m, INT64_MAX - 1) then quit() returns": a Looper
+// that never lets go of the park mutex, or never wakes, is a LIVELOCK or DEADLOCK.
+template <class Sync, DeliFault F>
+struct QuitDuringTimedSleep : QuitCommon<Sync, F, ModelTimeSync<Sync>, TimedClock> {
+  static constexpr const char* name = "quit_during_timed_sleep";
+  static constexpr const char* description =
+      "Looper sleeping (timed, clock below 0) towards a message due at INT64_MAX-1; 1 thread "
+      "quit(safe); drops via take_discarded";
+  static constexpr unsigned threads = 2;
+  void before() { this->post(1, kFar); }
+  void thread(unsigned i) {
+    if (i == 0) {
+      while (this->take_due(this->q.next())) {
+      }
+      this->take_discarded_all();
+    } else {
+      this->quit_ok = this->q.quit(true);
+    }
+  }
+  void after() {
+    Sync::check(this->quit_ok, "quit() refused on a live queue");
+    this->check_outcomes(1, 1, nullptr);  // delivered if time reached it before quit, else dropped
     this->check_resource();
   }
 };

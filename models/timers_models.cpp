@@ -12,5 +12,6 @@ LFCHECK_MODEL(TimerFault, StopResetVsAdjust);
 LFCHECK_MODEL(TimerFault, StopVsMove);
 LFCHECK_MODEL(TimerFault, AddVsSleepingOwner);
 LFCHECK_MODEL(TimerFault, CallbackRearms);
+LFCHECK_MODEL(TimerFault, TimedSleep);
 
 }  // namespace lfcheck::timers_models

@@ -13,7 +13,10 @@
 
 #include <cstdint>
 
+#include <limits>
+
 #include "harness/scenario.hpp"
+#include "models/model_time.hpp"
 #include "structures/timers/timers.hpp"
 
 namespace lfcheck::timers_models {
@@ -26,10 +29,12 @@ struct FireRecord {
   std::int64_t now = -1;
 };
 
-template <class Sync, TimerFault F>
+// SetSync, ClockT: the timers' policy and clock (timed_sleep uses ModelTimeSync
+// and ModelTimeClock); Sync stays the scenario's checker.
+template <class Sync, TimerFault F, class SetSync = Sync, class ClockT = VirtualClock<Sync>>
 struct TimersCommon : ScenarioBase {
-  using Clock = VirtualClock<Sync>;
-  using Set = TimerSet<Sync, Clock, 4, F>;
+  using Clock = ClockT;
+  using Set = TimerSet<SetSync, Clock, 4, F>;
   using Timer = typename Set::Timer;
 
   Clock clock{kNow};
@@ -291,6 +296,42 @@ struct CallbackRearms : TimersCommon<Sync, F> {
     const int arms = 1 + (fires > 0 ? 1 : 0);
     const int ends = (fires > 0 ? 1 : 0) + (stopped ? 1 : 0);
     Sync::check(arms - ends == (this->armed(0) ? 1 : 0), "an arm was lost, or ended twice");
+    this->check_invariants();
+  }
+};
+
+// A worker on a clock that is not virtual sleeps with a timed wait (run_once's
+// wait_for_ns branch). ModelTimeClock/ModelTimeSync (models/model_time.hpp):
+// Relacy may time the wait out at any point and a time-out moves the model's
+// time forward by the time waited — the only way time passes. The owner loops
+// run_once towards a timer due at INT64_MAX - 1 while another thread adds one
+// due at 50 (earlier than the owner's deadline: the add wakes it). Both fire
+// once, when due, and every execution timed out of a timed wait (the far timer
+// is due only once time has passed).
+template <class Sync, TimerFault F>
+struct TimedSleep : TimersCommon<Sync, F, ModelTimeSync<Sync>, ModelTimeClock<kNow>> {
+  static constexpr const char* name = "timed_sleep";
+  static constexpr const char* description =
+      "owner loops run_once on a real-time clock (timed sleeps) towards a timer due at INT64_MAX-1 "
+      "while another thread adds one due at 50";
+  static constexpr std::int64_t kFar = std::numeric_limits<std::int64_t>::max() - 1;
+  static constexpr unsigned threads = 2;
+  void before() {
+    this->init_timers();
+    this->add(0, 1, kFar);
+  }
+  void thread(unsigned i) {
+    if (i == 0) {
+      while (this->fired[0].count + this->fired[1].count < 2) this->set.run_once(0);
+    } else {
+      this->add(0, 0, 50);
+    }
+  }
+  void after() {
+    Sync::check(this->fired[0].count == 1 && this->fired[1].count == 1, "a timer did not fire exactly once");
+    Sync::check(this->fired[1].when == kFar && this->fired[1].now >= kFar, "the far timer fired off its when");
+    const ModelTime& t = ModelTime::get();
+    Sync::check(t.timed_waits >= 1 && t.timeouts >= 1, "the worker never timed out of a timed wait");
     this->check_invariants();
   }
 };

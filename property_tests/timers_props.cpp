@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -32,16 +33,15 @@
 #include "property_tests/fault_selection.hpp"
 #include "property_tests/spec_state_machine.hpp"
 #include "specs/timers_spec.hpp"
+#include "property_tests/timed_wait_checks.hpp"
 #include "structures/timers/global_lock_timers.hpp"
 #include "structures/timers/timers.hpp"
-
-// The Go-style 4-ary TimerSet, with the fault LFCHECK_FAULT selects.
-LFCHECK_SPEC_PROPS(lfcheck::specs::TimersSpecOf<6>, timers)
 
 namespace lfcheck {
 namespace {
 
 using Clock = VirtualClock<StdSync>;
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 
 struct FireEvent {
   int id;
@@ -53,18 +53,28 @@ void showValue(const FireEvent& f, std::ostream& os) {
   os << "t" << f.id << " due " << f.when << " ran at " << f.now;
 }
 
-// The spec's state machine on the baselines (they have no seeded faults).
+// The spec's state machine (LFCHECK_SPEC_PROPS's test, with a watchdog: a run_due
+// that never returns — a periodic timer due again and again at the clock's last
+// instant — fails here instead of hanging the suite): the Go-style 4-ary TimerSet
+// with the fault LFCHECK_FAULT selects, and the baselines (no seeded faults).
+TEST(timers, state_machine_matches_spec) {
+  Watchdog watchdog(120, "the timers spec's state machine");
+  EXPECT_TRUE(props::check_spec_state_machine<specs::TimersSpecOf<6>>());
+}
+
 template <class S>
 bool baseline_matches_spec(const char* what) {
   return rc::check(what, [] { props::sequence_matches_model<S, TimerFault::none>(*props::gen_sequence<S>()); });
 }
 
 TEST(timers, binary_heap_baseline_matches_spec) {
+  Watchdog watchdog(120, "the binary-heap timers against the spec");
   EXPECT_TRUE((baseline_matches_spec<specs::TimersSpecOf<6, specs::BinaryHeapTimersImpl>>(
       "binary-heap timers agree with the spec after every call")));
 }
 
 TEST(timers, global_lock_baseline_matches_spec) {
+  Watchdog watchdog(120, "the global-lock timers against the spec");
   EXPECT_TRUE((baseline_matches_spec<specs::TimersSpecOf<6, specs::GlobalLockTimersImpl>>(
       "global-lock timers agree with the spec after every call")));
 }
@@ -382,6 +392,75 @@ TEST(timers, steady_clock_run_loops) {
   steady_clock_run_loops<GoTimers<StdSync, SteadyClock>>();
   steady_clock_run_loops<BinaryHeapTimers<StdSync, SteadyClock>>();
   steady_clock_run_loops<GlobalLockTimers<StdSync, SteadyClock>>();
+}
+
+// ---- timed sleeps at the int64 limit (issue 16) ---------------------------------
+// A worker thread in its run loop on a real clock (OffsetSteadyClock: readings
+// near 0, below 0 or near INT64_MAX) holds one timer due near INT64_MAX. Once it
+// has made its first timed wait the test gives it a few milliseconds and asks it
+// to exit. It must have slept — at most kSpinLimit timed waits and run_once
+// rounds (a correct one makes one or two) — not burnt a core on waits that return
+// at once; request_exit must end its loop; the timer must still be armed.
+template <class Impl>
+void worker_far_sleep_then_exit(std::int64_t when, std::int64_t clock_offset) {
+  OffsetSteadyClock::offset().store(clock_offset, std::memory_order_relaxed);  // before the set exists
+  SpinCount::reset();
+  Watchdog watchdog(20, "a timer worker sleeping towards a timer due near INT64_MAX, then request_exit()");
+  OffsetSteadyClock clock;
+  Impl set(clock, 1);
+  int fired = 0;
+  typename Impl::Timer timer([](void* a, std::uint64_t, std::int64_t, std::int64_t) { ++*static_cast<int*>(a); },
+                             &fired);
+  RC_ASSERT(set.add(0, timer, when) == TimerError::ok);
+  std::uint64_t rounds = 0;
+  std::thread worker([&] {
+    while (set.run_once(0)) ++rounds;
+  });
+  const bool slept = wait_for_first_timed_wait();
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));  // a spinning worker spins now
+  set.request_exit(0);
+  worker.join();
+  const std::uint64_t waits = SpinCount::get();
+  RC_ASSERT(slept);
+  RC_ASSERT(fired == 0);
+  if (waits > kSpinLimit || rounds > kSpinLimit)
+    RC_FAIL("the worker's timed wait towards a far timer returned at once, again and again: it spun (" +
+            std::to_string(waits) + " timed waits, " + std::to_string(rounds) + " rounds before the test braked it) instead of sleeping");
+  RC_ASSERT(set.stop(timer));
+}
+
+TEST(timers, far_timed_sleep_sleeps_and_exit_ends_it) {
+  EXPECT_TRUE(rc::check("a worker sleeping towards a timer due near INT64_MAX sleeps, and request_exit ends it", [] {
+    const std::int64_t when = *rc::gen::weightedOneOf<std::int64_t>(
+        {{2, rc::gen::just(kMax - 1)}, {1, rc::gen::inRange<std::int64_t>(kMax - 1000000, kMax - 1)}});
+    const std::int64_t offset = *rc::gen::elementOf(std::vector<std::int64_t>{0, -(std::int64_t{1} << 62), kMax / 2});
+    switch (*rc::gen::inRange(0, 3)) {
+      case 0: worker_far_sleep_then_exit<GoTimers<CountingSync, OffsetSteadyClock>>(when, offset); break;
+      case 1: worker_far_sleep_then_exit<BinaryHeapTimers<CountingSync, OffsetSteadyClock>>(when, offset); break;
+      default: worker_far_sleep_then_exit<GlobalLockTimers<CountingSync, OffsetSteadyClock>>(when, offset); break;
+    }
+  }));
+}
+
+// The production configuration (SteadyClock, StdSync): a timer at INT64_MAX - 1,
+// a worker in its run loop, then request_exit returns and the loop ends promptly
+// (a hang fails through the watchdog), after a round or two — not the tens of
+// thousands of empty rounds a wait that returns at once makes in 20 ms.
+TEST(timers, request_exit_returns_with_a_timer_at_int64_max_minus_1) {
+  Watchdog watchdog(20, "a worker in its run loop with a timer at INT64_MAX - 1, then request_exit()");
+  SteadyClock clock;
+  GoTimers<StdSync, SteadyClock> set(clock, 1);
+  GoTimers<StdSync, SteadyClock>::Timer timer([](void*, std::uint64_t, std::int64_t, std::int64_t) {}, nullptr);
+  ASSERT_EQ(set.add(0, timer, kMax - 1), TimerError::ok);
+  std::uint64_t rounds = 0;
+  std::thread worker([&] {
+    while (set.run_once(0)) ++rounds;  // run(0), counting its rounds
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let it sleep
+  set.request_exit(0);
+  worker.join();
+  EXPECT_LE(rounds, kSpinLimit) << "the worker spun through empty rounds instead of sleeping";
+  EXPECT_TRUE(set.stop(timer));
 }
 
 }  // namespace

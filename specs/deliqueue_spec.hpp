@@ -450,6 +450,12 @@ struct DeliQueueModel {
     // sees the barrier's push).
     typename Sync::template atomic<std::uint64_t> tokens[deli_spec::kNames];
 
+    QueueSubject() {
+      // The Sync contract gives atomics no initial value: 0 is "no barrier of
+      // that name yet". Relaxed: before any thread of the scenario starts.
+      for (auto& t : tokens) t.store(0, std::memory_order_relaxed);
+    }
+
     Result run(const Call& c, unsigned /*thread*/) {
       Result r{c.op};
       switch (c.op) {

@@ -442,6 +442,12 @@ struct RemovalModel {
     // Looper only: how many times each slot's message was delivered.
     std::uint8_t delivered[Pool::kSlots] = {};
 
+    QueueSubject() {
+      // The Sync contract gives atomics no initial value: null is "no message of
+      // that name yet". Relaxed: before any thread of the scenario starts.
+      for (auto& n : named) n.store(nullptr, std::memory_order_relaxed);
+    }
+
     // The Looper takes back what reclamation finished, checking the hand-back
     // contract on the way: a removed message (removed bit set) was never
     // delivered, a recycled one was delivered once, none comes back twice.

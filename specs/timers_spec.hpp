@@ -74,9 +74,7 @@
 // loop (run_once/run: sleep, wake-ups, request_exit) and the steady clock; callbacks
 // that re-arm timers; the callback, argument and seq fields (the Subject passes the
 // same callback for a timer throughout); add/modify/shutdown through worker 0's
-// shutdown. A run at now = INT64_MAX is generated only where no periodic timer can
-// exist (the concurrent part): a periodic timer whose next when saturates at
-// kTimerNever is due again at that clock and run_due fires it forever.
+// shutdown.
 #pragma once
 
 #include <rapidcheck.h>
@@ -176,16 +174,20 @@ struct TimersSpecOf {
 
   static State initial() { return {}; }
 
-  // The next when of a periodic timer that fired at `clock` while due at `when`:
-  // the first when + k * period after the clock, saturating at INT64_MAX.
-  static std::int64_t next_periodic(std::int64_t when, std::int64_t period, std::int64_t clock) {
-    const __int128 k = (static_cast<__int128>(clock) - when) / period + 1;
-    const __int128 next = static_cast<__int128>(when) + k * period;
-    return next >= kMax ? kMax : static_cast<std::int64_t>(next);
-  }
+  // A fire at `clock` of a timer due at a.when <= clock: a one-shot is disarmed; a
+  // periodic one re-armed at when + k * period for the least k >= 1 after the
+  // clock, or disarmed if that is past INT64_MAX (it has no next firing in int64
+  // time: this one was its last).
   static void fire(Arm& a, std::int64_t clock) {
-    if (a.period > 0) a.when = next_periodic(a.when, a.period, clock);
-    else a.armed = false;
+    if (a.period > 0) {
+      const __int128 k = (static_cast<__int128>(clock) - a.when) / a.period + 1;
+      const __int128 next = static_cast<__int128>(a.when) + k * a.period;
+      if (next <= kMax) {
+        a.when = static_cast<std::int64_t>(next);
+        return;
+      }
+    }
+    a.armed = false;
   }
   static std::uint8_t error(TimerError e) { return static_cast<std::uint8_t>(e); }
 
@@ -414,17 +416,25 @@ struct TimersSpecOf {
     // only at the end of time.
     using Times = std::vector<std::int64_t>;
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
-    auto when = rc::gen::weightedOneOf<std::int64_t>(
-        {{8, small}, {1, rc::gen::elementOf(late ? Times{kMin, -1, kMax - 1, kMax} : Times{kMin, -1, 0, kMax - 1, kMax})}});
+    // Sequential (props): also whens and clocks where a periodic timer's next when
+    // lands at or past INT64_MAX (it is re-armed at INT64_MAX, or ends).
+    const Times extremes = late ? Times{kMin, -1, kMax - 1, kMax}
+                           : sequential ? Times{kMin, -1, 0, kMax / 2, kMax - 7, kMax - 1, kMax}
+                                        : Times{kMin, -1, 0, kMax - 1, kMax};
+    auto when = rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::elementOf(extremes)}});
     // reset(negative) is a checked misuse, not a result.
     auto reset_when = rc::gen::weightedOneOf<std::int64_t>(
-        {{8, small}, {1, rc::gen::elementOf(late ? Times{kMax - 1, kMax} : Times{0, kMax - 1, kMax})}});
+        {{8, small}, {1, rc::gen::elementOf(late         ? Times{kMax - 1, kMax}
+                                              : sequential ? Times{0, kMax / 2, kMax - 7, kMax - 1, kMax}
+                                                           : Times{0, kMax - 1, kMax})}});
     auto now = History    ? small
-               : sequential ? rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::just(kMax - 1)}})
+               : sequential ? rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::elementOf(Times{kMax / 2, kMax - 1, kMax})}})
                             : rc::gen::weightedOneOf<std::int64_t>({{8, small}, {1, rc::gen::elementOf(Times{kMax - 1, kMax})}});
-    // Periodic arms only where step() is not used (see the top).
-    auto period = sequential ? rc::gen::weightedOneOf<std::int64_t>({{4, rc::gen::just<std::int64_t>(0)},
-                                                                     {1, rc::gen::inRange<std::int64_t>(1, 30)}})
+    // Periodic arms only where step() is not used (see the top); periods that
+    // overflow when + period at the top of the range too.
+    auto period = sequential ? rc::gen::weightedOneOf<std::int64_t>({{12, rc::gen::just<std::int64_t>(0)},
+                                                                     {4, rc::gen::inRange<std::int64_t>(1, 30)},
+                                                                     {1, rc::gen::elementOf(Times{kMax / 2, kMax})}})
                              : rc::gen::just<std::int64_t>(0);
     auto make = [owner, concurrent](Op op, std::uint8_t t, std::uint8_t w, std::int64_t when, std::int64_t period) {
       return Call{op, t, w, owner, concurrent, when, period};

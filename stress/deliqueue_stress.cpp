@@ -3,8 +3,9 @@
 //
 // Producers post heap-allocated records with a random `when`: in the past, in
 // the future (up to 300 µs), on a shared 64 µs grid (so many messages have
-// equal when, within and across producers), far in the past (INT64_MIN + k),
-// or at front; a quarter are async. The Looper delivers with next_until (it
+// equal when, within and across producers), far in the past (INT64_MIN + k,
+// INT64_MIN itself as an ordinary post), at the end of time (INT64_MAX - k,
+// INT64_MAX: never due, discarded at quit), or at front; a quarter are async. The Looper delivers with next_until (it
 // really parks and is woken by the wake protocol), posts a sync barrier now and
 // then and removes it after a few rounds of deliveries (then removing the token
 // again must be refused), and runs check_invariants() every 64 of its ops.
@@ -106,7 +107,8 @@ struct DeliStress {
         r->when = kWhenFront;
         ok = q->enqueue_at_front(&r->m);
       } else {
-        if (dice < 13) r->when = kWhenFront + 1 + static_cast<std::int64_t>(rng() % 4);  // far past
+        if (dice < 13) r->when = kWhenFront + static_cast<std::int64_t>(rng() % 5);  // far past
+        else if (dice < 15) r->when = kNever - static_cast<std::int64_t>(rng() % 4);  // end of time
         else if (dice < 48) r->when = (now & ~std::int64_t(65535)) + static_cast<std::int64_t>(rng() % 3) * 65536;
         else if (dice < 74) r->when = now - static_cast<std::int64_t>(rng() % 1000000);
         else r->when = now + static_cast<std::int64_t>(rng() % 300000);
@@ -242,7 +244,9 @@ LFCHECK_STRESS(DeliFault, DeliStress);
 // Every round (kQuitRoundOps operations per thread) has kQuitQueues fresh
 // queues, each with its own Looper thread (std::thread, not a round worker)
 // looping on next() until it returns nullptr. Worker threads post records to a
-// random queue of the round (due now, due within 50 µs, due in 1 s, at front)
+// random queue of the round (due now, due within 50 µs, due in 1 s, due at the
+// end of time — INT64_MAX - k, so a Looper left with only those sleeps a timed
+// wait that does not fit in an int64 until quit wakes it —, at front)
 // and, once in kQuitOneIn operations, quit one (safe or unsafe, at random; the
 // first claimant quits). At the quiescent point every queue not yet quit is quit
 // by the checking thread, its Looper is joined, the round's accounting is
@@ -405,7 +409,8 @@ struct DeliQuitStress {
       } else {
         if (dice < 60) r->when = now - static_cast<std::int64_t>(rng() % 1000000);
         else if (dice < 90) r->when = now + static_cast<std::int64_t>(rng() % 50000);
-        else r->when = now + 1000000000;  // 1 s: dropped by any quit in this round
+        else if (dice < 95) r->when = now + 1000000000;  // 1 s: dropped by any quit in this round
+        else r->when = kNever - 1 - static_cast<std::int64_t>(rng() % 4);  // the end of time (timed wait)
         ok = s.q->enqueue(&r->m, r->when);
       }
       run.describe(t, "post", k, ok);

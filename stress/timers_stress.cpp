@@ -1,7 +1,13 @@
 // Timers stress: W workers (threads 0..W-1 each own one and run it) plus every
 // thread doing a seeded mix of add / modify (re-arm) / stop on 48 shared timers,
-// on a virtual clock that the threads advance. Halfway through, the last worker
-// is shut down (its timers move to worker 0) while everything else goes on.
+// on a virtual clock that the threads advance. Halfway through the budget (ops or
+// duration: StressRun::half_spent), the last worker is shut down (its timers move
+// to worker 0) while everything else goes on; the run's JSON counts it as
+// "worker_shutdowns".
+//
+// Extreme arms now and then: a when at the end of time (INT64_MAX - k, INT64_MAX,
+// INT64_MAX / 2: armed, never due), huge periods (INT64_MAX / 4, / 2), and
+// negative whens, which add and modify must refuse with bad_argument.
 //
 // Every arm gets a unique seq (thread, counter) and is logged with its when and
 // period. Checks:
@@ -19,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -87,8 +94,6 @@ struct TimersStress {
     std::unordered_set<std::uint64_t> fired_one_shots;   // pruned likewise
     std::atomic<bool> shutdown_started{false};
     std::atomic<bool> shutdown_done{false};
-    const std::uint64_t shutdown_at = run.options().ops ? run.options().ops / 2 : 0;
-    std::atomic<std::uint64_t> ops_seen{0};
 
     auto live_caller = [&](unsigned t) -> unsigned {
       const unsigned w = t % workers;
@@ -98,9 +103,10 @@ struct TimersStress {
     auto op = [&](unsigned t, std::mt19937_64& rng) {
       PerThread& me = threads[t];
       t_fires = &me.fires;
-      if (workers >= 2 && t == workers - 1 && shutdown_at &&
-          !shutdown_started.load(std::memory_order_relaxed) &&
-          ops_seen.fetch_add(n, std::memory_order_relaxed) >= shutdown_at) {
+      // shutdown_started is read and written by thread workers-1 only (relaxed);
+      // the release store publishes the shutdown's start to the other threads.
+      if (workers >= 2 && t == workers - 1 && !shutdown_started.load(std::memory_order_relaxed) &&
+          run.half_spent(t)) {
         shutdown_started.store(true, std::memory_order_release);
         if (set.shutdown_worker(workers - 1, 0) != TimerError::ok) run.fail("shutdown_worker failed");
         shutdown_done.store(true, std::memory_order_release);
@@ -114,9 +120,20 @@ struct TimersStress {
       Rec& r = recs[rng() % kTimers];
       const unsigned caller = live_caller(t);
       const std::int64_t now = clock.now();
-      const std::int64_t when = now + static_cast<std::int64_t>(rng() % kSpread);
+      std::int64_t when = now + static_cast<std::int64_t>(rng() % kSpread);
       const bool periodic = rng() % 5 == 0;
-      const std::int64_t period = periodic ? 5 + static_cast<std::int64_t>(rng() % 45) : 0;
+      std::int64_t period = periodic ? 5 + static_cast<std::int64_t>(rng() % 45) : 0;
+      const unsigned extreme = static_cast<unsigned>(rng() % 64);
+      if (extreme == 0) when = kTimerNever - static_cast<std::int64_t>(rng() % 3);
+      else if (extreme == 1) when = kTimerNever / 2;
+      else if (extreme == 2 && periodic) period = kTimerNever / (2 + static_cast<std::int64_t>(rng() % 3));
+      else if (extreme == 3 && dice < 70) {  // refused, whatever the timer's state
+        const std::int64_t bad = rng() % 2 ? -1 : std::numeric_limits<std::int64_t>::min();
+        const TimerError e = dice < 50 ? set.add(caller, r.timer, bad, period, &on_fire, &r, 0)
+                                       : set.modify(caller, r.timer, bad, period, &on_fire, &r, 0).error;
+        if (e != TimerError::bad_argument) run.fail("a negative when was not refused with bad_argument");
+        return;
+      }
       // seq: bit 0 = periodic, then (thread, counter).
       const std::uint64_t seq = ((std::uint64_t(t + 1) << 40 | ++me.next_arm) << 1) | (periodic ? 1 : 0);
       if (dice < 50) {
@@ -176,7 +193,9 @@ struct TimersStress {
       for (auto& r : recs) {
         if (r.early.load(std::memory_order_relaxed)) return run.fail("a timer fired before its when (callback)");
         const std::int64_t armed_when = set.armed_when_quiescent(r.timer);
-        const bool armed = armed_when != kTimerNever;
+        const TimerStatus st = r.timer.status();  // armed at INT64_MAX too (armed_when says kTimerNever)
+        const bool armed = st == TimerStatus::waiting || st == TimerStatus::modified_earlier ||
+                           st == TimerStatus::modified_later;
         if (armed && armed_when <= now)
           return run.fail("an armed timer is still due after its worker ran (skipped or lost timer)");
         const std::int64_t open = r.started.load(std::memory_order_relaxed) - r.ended.load(std::memory_order_relaxed);
@@ -198,6 +217,8 @@ struct TimersStress {
 
     run.run_rounds(op, at_quiescence, /*round_ops=*/256);
     t_fires = nullptr;
+    // Relaxed: every thread was joined by run_rounds.
+    run.note("worker_shutdowns", shutdown_done.load(std::memory_order_relaxed) ? 1 : 0);
   }
 };
 

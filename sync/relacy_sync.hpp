@@ -10,11 +10,23 @@
 //   fence           rl::atomic_thread_fence
 //   spin_hint/yield rl::yield — a spin loop that never yields is a livelock
 //   mutex, condvar  rl::mutex, rl::condition_variable: deadlocks and lost
-//                   wake-ups (every thread blocked) are reported
+//                   wake-ups (every thread blocked) are reported; a timed wait
+//                   may time out at any point the scheduler chooses
 //   create/destroy  new/delete through Relacy's allocator: leaks, double free and
 //                   use of freed memory are reported
 //   location        file, line and function of the *caller*, taken by the default
 //                   argument of every operation, so histories name structures/ lines
+//
+// Default construction (the contract of both policies): atomic<T>() and cell<T>()
+// give no initial value, and create<T>() / create_array<T>(n) default-initialise
+// (members without an initializer get none). Here that is exactly a
+// default-constructed rl::atomic / rl::var: no store at all, so a load that no
+// store reaches — in program order, or under the weak memory model — is reported
+// as ACCESS TO UNINITIALIZED VARIABLE (models/selftest/uninitialized_read_probe.cpp
+// proves it). Code that needs a value says so: `atomic<T> x{0}`, `cell<T> c{v}`.
+// Cells follow rl::var for every T (class types through var_slot below): the
+// first store initialises it, so a read of plain data nobody wrote — a heap slot
+// past the heap's size, a field a constructor forgot — is caught like an atomic's.
 //
 // Debian 12's relacy-dev: relacy_std.hpp does not build with GCC 12, so this
 // includes relacy.hpp and then removes the macros it defines (new, delete,
@@ -30,6 +42,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 #include "sync/std_sync.hpp"
 
@@ -138,8 +151,8 @@ struct RelacySync {
   template <class T>
   class atomic {
    public:
-    atomic() : v_(T()) {}
-    explicit atomic(T initial) : v_(initial) {}
+    atomic() {}  // no initial value: rl::atomic's own default (no store)
+    explicit atomic(T initial) : v_(initial) {}  // a relaxed initialising store, as rl::atomic(T)
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
 
@@ -179,16 +192,38 @@ struct RelacySync {
     rl::atomic<T> v_;
   };
 
+  // rl::var<T>'s default constructor assigns 0 to its value slot, so it compiles
+  // only for types that accept `= 0` (scalars). Any other T is kept in this
+  // holder, which accepts that assignment (it is never a value anyone reads:
+  // rl::var reports the load first) and prints like T in histories.
+  template <class T>
+  struct var_slot {
+    T value{};
+    var_slot() = default;
+    var_slot(const T& v) : value(v) {}  // NOLINT: implicit, as rl::var<T>(T) takes a T
+    var_slot& operator=(int) { return *this; }
+    friend std::ostream& operator<<(std::ostream& os, const var_slot& s) {
+      if constexpr (requires { os << s.value; }) return os << s.value;
+      else return os << "{...}";
+    }
+  };
+  template <class T>
+  static constexpr bool var_default_constructible = requires(T& t) { t = 0; };
+  template <class T>
+  using var_value = std::conditional_t<var_default_constructible<T>, T, var_slot<T>>;
+
   template <class T>
   class cell {
    public:
-    cell() : v_(T()) {}
-    explicit cell(T initial) : v_(initial) {}
-    T load(location loc = location::current()) const { return v_(loc.info()).load(); }
-    void store(T value, location loc = location::current()) { v_(loc.info()).store(value); }
+    cell() {}  // no initial value: rl::var's own default (the first store initialises)
+    explicit cell(T initial) : v_(var_value<T>(initial)) {}
+    T load(location loc = location::current()) const { return unwrap(v_(loc.info()).load()); }
+    void store(T value, location loc = location::current()) { v_(loc.info()).store(var_value<T>(value)); }
 
    private:
-    rl::var<T> v_;
+    static T unwrap(const T& v) { return v; }
+    static T unwrap(const var_slot<T>& v) requires(!var_default_constructible<T>) { return v.value; }
+    rl::var<var_value<T>> v_;
   };
 
   static void fence(std::memory_order mo, location loc = location::current()) {
@@ -208,28 +243,45 @@ struct RelacySync {
     rl::mutex m_;
   };
 
+  // rl::condition_variable's own engine (rl::condvar, spurious wake-ups allowed,
+  // as std's), used directly so a timed wait can tell a time-out from a spurious
+  // wake-up: rl::condition_variable::wait_for reports both as false, std's
+  // wait_for only the time-out. The scheduler may time a timed wait out at any
+  // point, whatever ns says — that is how time passes in a model.
   class condvar {
    public:
-    void wait(mutex& m, location loc = location::current()) { cv_.wait(m.m_, loc.info()); }
+    condvar() { cv_.init(/*allow_spurious_wakeups=*/true, RL_INFO); }
+    ~condvar() { cv_.deinit(RL_INFO); }
+    condvar(const condvar&) = delete;
+    condvar& operator=(const condvar&) = delete;
+    void wait(mutex& m, location loc = location::current()) { cv_.wait(m.m_, false, loc.info()); }
+    // As StdSync's: ns <= 0 times out at once (it still lets go of the mutex for
+    // a moment, as a real timed wait does); false only on a time-out.
     bool wait_for_ns(mutex& m, std::int64_t ns, location loc = location::current()) {
-      return cv_.wait_for(m.m_, ns, loc.info());
+      if (ns <= 0) {
+        m.m_.unlock(loc.info());
+        m.m_.lock(loc.info());
+        return false;
+      }
+      return cv_.wait(m.m_, true, loc.info()) != rl::sema_wakeup_reason_timeout;
     }
     void notify_one(location loc = location::current()) { cv_.notify_one(loc.info()); }
     void notify_all(location loc = location::current()) { cv_.notify_all(loc.info()); }
 
    private:
-    rl::condition_variable cv_;
+    rl::condvar<rl::condvar_tag_std> cv_;
   };
 
   // Relacy replaces the global operator new/delete: inside a simulation every
   // allocation goes through its allocator. new_proxy records the caller's line.
+  // Default-initialised (`new T`, not `new T()`): see "Default construction".
   template <class T>
   static T* create(location loc = location::current()) {
-    return rl::new_proxy(loc.info()) % new T();
+    return rl::new_proxy(loc.info()) % new T;
   }
   template <class T>
   static T* create_array(std::size_t n, location loc = location::current()) {
-    return rl::new_proxy(loc.info()) % new T[n]();
+    return rl::new_proxy(loc.info()) % new T[n];
   }
   template <class T>
   static void destroy(T* p, location loc = location::current()) {

@@ -7,13 +7,23 @@
 //   atomic<T>       std::atomic<T> behind force-inlined forwarding members
 //   cell<T>         a plain T (load/store are ordinary reads and writes)
 //   fence, spin     std::atomic_thread_fence, the CPU's pause hint, thread yield
-//   mutex, condvar  std::mutex, std::condition_variable (park/unpark build on them)
+//   mutex, condvar  std::mutex, std::condition_variable (park/unpark build on them);
+//                   timed waits saturate their deadline (sync/deadline.hpp)
 //   create/destroy  new/delete
 //   location        an empty struct: the caller's source location costs nothing
 //
 // RelacySync (relacy_sync.hpp) exposes exactly the same names; see that file for
 // what each one becomes inside the model checker. Memory orders are always passed
 // explicitly: no member has a defaulted std::memory_order.
+//
+// Default construction (the contract of both policies): atomic<T>() and cell<T>()
+// have an unspecified initial value, and create<T>() / create_array<T>(n) leave
+// members without an initializer unspecified too. Reading one before the first
+// store is a bug; write `atomic<T> x{0}` or `cell<T> c{v}` when a value is meant.
+// StdSync happens to value-initialise all of them (std::atomic<T>() does since
+// C++20, and `new T()` zeroes), which the contract allows — production reads are
+// never garbage — but nothing may rely on it: RelacySync gives no initial value,
+// and the model reports ACCESS TO UNINITIALIZED VARIABLE on such a read.
 #pragma once
 
 #include <atomic>
@@ -24,7 +34,11 @@
 #include <cstdlib>
 #include <mutex>
 #include <random>
+#include <ratio>
 #include <thread>
+#include <type_traits>
+
+#include "sync/deadline.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -60,7 +74,7 @@ struct StdSync {
   template <class T>
   class atomic {
    public:
-    constexpr atomic() noexcept : v_() {}
+    constexpr atomic() noexcept : v_() {}  // value-initialised; the contract: unspecified
     constexpr explicit atomic(T initial) noexcept : v_(initial) {}
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
@@ -112,7 +126,7 @@ struct StdSync {
   template <class T>
   class cell {
    public:
-    constexpr cell() noexcept : v_() {}
+    constexpr cell() noexcept : v_() {}  // value-initialised; the contract: unspecified
     constexpr explicit cell(T initial) noexcept : v_(initial) {}
     LFCHECK_INLINE T load(location = location::current()) const noexcept { return v_; }
     LFCHECK_INLINE void store(T value, location = location::current()) noexcept { v_ = value; }
@@ -157,12 +171,25 @@ struct StdSync {
       cv_.wait(lock);
       lock.release();  // the caller still holds m
     }
-    // Returns false on timeout. Under RelacySync a timed wait may time out at any
-    // point the scheduler chooses.
+    // Waits at most ns nanoseconds (any int64: ns <= 0 times out at once, as
+    // std::condition_variable::wait_for does). Returns false on timeout, true
+    // when notified or woken spuriously. Under RelacySync a timed wait may time
+    // out at any point the scheduler chooses.
+    // The deadline is now + ns, saturated (sync/deadline.hpp): wait_for itself
+    // adds ns to steady_clock::now(), which overflows for ns near INT64_MAX (into
+    // the past: the wait returned at once and its caller spun). A deadline past
+    // the clock's range never comes, so that wait is untimed.
     bool wait_for_ns(mutex& m, std::int64_t ns, location = location::current()) {
+      if (ns <= 0) return false;
+      using clock = std::chrono::steady_clock;
+      static_assert(std::is_same_v<clock::period, std::nano>, "steady_clock counts nanoseconds");
+      const std::int64_t start = clock::now().time_since_epoch().count();
+      const std::int64_t end = saturating_add(start, ns);
       std::unique_lock<std::mutex> lock(m.m_, std::adopt_lock);
-      const bool woken = cv_.wait_for(lock, std::chrono::nanoseconds(ns)) == std::cv_status::no_timeout;
-      lock.release();
+      bool woken = true;
+      if (end == kTimeMax) cv_.wait(lock);
+      else woken = cv_.wait_until(lock, clock::time_point(clock::duration(end))) == std::cv_status::no_timeout;
+      lock.release();  // the caller still holds m
       return woken;
     }
     void notify_one(location = location::current()) { cv_.notify_one(); }
@@ -172,6 +199,8 @@ struct StdSync {
     std::condition_variable cv_;
   };
 
+  // Value-initialised (`new T()`); the contract promises only default
+  // initialisation (see "Default construction" above).
   template <class T>
   static T* create(location = location::current()) {
     return new T();

@@ -36,8 +36,48 @@ expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
 expect 2 "stress: unknown structure" -- "$lfcheck" stress nosuch
 expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
 expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
+# Names and faults are exact, never patterns.
+expect 2 "props: a pattern for a name" -- "$lfcheck" props 'tre.ber'
+expect 2 "props: a pattern for a fault" -- "$lfcheck" props treiber --fault 'take_all_drops_las.'
+expect 2 "props: an alternation for a fault" -- "$lfcheck" props treiber --fault 'bogus|'
+expect 2 "props: another structure's fault" -- "$lfcheck" props treiber --fault deliqueue.presleep_store
+expect 1 "props: a real fault, short name" -- "$lfcheck" props treiber --fault take_all_drops_last
+# Zero tests or zero RapidCheck cases are not a pass.
+expect 2 "props: a filter that matches no test" -- "$lfcheck" props treiber --gtest_filter=typo
+expect 2 "props: RC_PARAMS max_success=0" -- env RC_PARAMS=max_success=0 "$lfcheck" props treiber
+expect 2 "props binary: a fault no test that ran has" -- env LFCHECK_FAULT=deliqueue.presleep_store \
+  "$2/property_tests/lfcheck-props" --gtest_filter='treiber.*'
+# ./lfcheck test: ctest's statuses mapped (a failing test 1, no test selected 2), on
+# a stand-in build directory with one passing and one failing test.
+fake=$(mktemp -d)
+printf 'add_test(passes "/bin/true")\nadd_test(fails "/bin/false")\n' >"$fake/CTestTestfile.cmake"
+expect 0 "test: a passing selection" -- env LFCHECK_BUILD_DIR="$fake" "$lfcheck" test -R passes
+expect 1 "test: a failing test" -- env LFCHECK_BUILD_DIR="$fake" "$lfcheck" test -R fails
+expect 2 "test: a selection with no test" -- env LFCHECK_BUILD_DIR="$fake" "$lfcheck" test -R nosuchtest
+rm -rf "$fake"
 expect 2 "replay: missing file" -- "$lfcheck" replay /nonexistent.replay
 expect 2 "mutants: bad seeds" -- "$lfcheck" mutants --seeds x
+# Python commands too: one line, before anything is configured or built ($unbuilt stays empty).
+unbuilt=$(mktemp -d)
+# one_line WHAT: the last command's error was one line on stderr.
+one_line() {
+  [ "$(wc -l </tmp/lfcheck-cli.err)" -eq 1 ] ||
+    { echo "FAIL: $1: $(wc -l </tmp/lfcheck-cli.err) lines on stderr, want 1"; head -3 /tmp/lfcheck-cli.err; failed=$((failed + 1)); }
+}
+one_line "mutants: bad seeds"
+expect 2 "mutants: budget 0" -- env -u LFCHECK_SKIP_SETUP LFCHECK_BUILD_DIR="$unbuilt" "$lfcheck" mutants --budget 0
+one_line "mutants: budget 0"
+# bench: a bad argument is a usage error before anything is configured or built.
+expect 2 "bench: --plot without a file" -- env -u LFCHECK_SKIP_SETUP LFCHECK_BUILD_DIR="$unbuilt" "$lfcheck" bench --plot
+one_line "bench: --plot without a file"
+[ -z "$(ls -A "$unbuilt")" ] || { echo "FAIL: a usage error configured a build first"; failed=$((failed + 1)); }
+rm -rf "$unbuilt"
+# A binary that is not there (a build that did not make it) is a set-up error, 2.
+empty=$(mktemp -d)
+for c in "model treiber" "faults" "stress treiber" "stress treiber --sanitizer none" "props" "props treiber" "mutants treiber"; do
+  expect 2 "$c: binary missing" -- env LFCHECK_BUILD_DIR="$empty" "$lfcheck" $c
+done
+rmdir "$empty"
 expect 0 "faults treiber" -- "$lfcheck" faults treiber
 grep -q '^treiber\.no_aba_tag ' /tmp/lfcheck-cli.out || { echo "FAIL: faults output lacks treiber.no_aba_tag"; failed=$((failed + 1)); }
 

@@ -1,9 +1,12 @@
 #!/usr/bin/python3
 """validate_trace.py TRACE.json [--min-flows N]: checks a Chrome/Perfetto trace
-written by lfcheck is well formed: JSON with traceEvents; every event has ph, ts,
-pid and tid; complete slices (ph X) of one thread nest (never partly overlap);
-every flow start (ph s) pairs with exactly one flow end (ph f) of the same id,
-not earlier than it. Exit 0 if so, 1 with the first problems otherwise."""
+written by lfcheck is well formed and shows the failing execution: JSON with
+traceEvents; every event has ph, ts, pid and tid; at least one thread is named
+(thread_name metadata) and every named thread has at least one slice (ph X) — an
+empty trace, or a thread of the execution with nothing on its track, is a problem;
+complete slices of one thread nest (never partly overlap); every flow start (ph s)
+pairs with exactly one flow end (ph f) of the same id, not earlier than it. Exit 0
+if so, 1 with the first problems otherwise."""
 import json
 import sys
 
@@ -18,6 +21,9 @@ def main():
         for key in ("ph", "ts", "pid", "tid"):
             if key not in e:
                 problems.append(f"event {i} lacks {key}: {e}")
+    named = {e.get("tid") for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    if not named:
+        problems.append("no thread is named (no thread_name metadata): the trace shows no execution")
     slices = {}
     for e in events:
         if e.get("ph") == "X":
@@ -34,6 +40,8 @@ def main():
                 problems.append(f"thread {tid}: slice {name} [{begin},{end}] overlaps {stack[-1][2]} "
                                 f"[{stack[-1][0]},{stack[-1][1]}] without nesting")
             stack.append((begin, end, name))
+    for tid in sorted(t for t in named if t not in slices):
+        problems.append(f"thread {tid} has no slice: its part of the execution is missing")
     starts, ends = {}, {}
     for e in events:
         if e.get("ph") == "s":

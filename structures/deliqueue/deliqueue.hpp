@@ -166,6 +166,8 @@
 #include "structures/shutdown/refcounted_shutdown.hpp"
 #include "structures/removal/removal_faults.hpp"
 #include "structures/removal/traversal_epochs.hpp"
+#include "sync/clock.hpp"
+#include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -680,6 +682,16 @@ class DeliQueue {
     r.park_mutex.unlock();
   }
 
+  // The park's timed wait, from now until `until` (> now). Any int64 is a legal
+  // `when` and clock readings may be negative, so `until - now` can exceed the
+  // int64 range: it saturates (sync/deadline.hpp).
+  static std::int64_t timeout_ns(std::int64_t until, std::int64_t now) {
+    if constexpr (Fault == DeliFault::unsaturated_timeout)  // FAULT: wraps into the past
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(until) - static_cast<std::uint64_t>(now));
+    else
+      return ns_until(until, now);
+  }
+
   // Looper only, before quit is processed: the owner uses its resource without a
   // reference (it alone destroys it, and never parks after that).
   void park(std::int64_t until) {
@@ -693,7 +705,7 @@ class DeliQueue {
       }
       const std::int64_t now = clock_.now();
       if (now >= until) break;
-      r.park_cv.wait_for_ns(r.park_mutex, until - now);
+      r.park_cv.wait_for_ns(r.park_mutex, timeout_ns(until, now));
     }
     r.park_mutex.unlock();
     // Relaxed: our own bit; the next w0 load (acquire) starts the next round.

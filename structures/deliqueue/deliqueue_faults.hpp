@@ -21,6 +21,7 @@ enum class DeliFault {
   wake_without_guard,     // an enqueuer wakes the Looper without a reference on the wake resource
   quit_skips_sweep,       // on the sentinel at the top the Looper quits without sweeping below it
   barrier_token_race,     // a barrier's token is drawn by a load and a separate store, not one fetch_add
+  unsaturated_timeout,    // the park's timed wait is `until - now` unsaturated: wraps at the int64 limit
 };
 
 template <>
@@ -82,6 +83,14 @@ struct FaultTraits<DeliFault> {
        "same id), as when a lock-protected `mNextBarrierToken++` is ported to lock-free code "
        "without making the increment atomic",
        "lin"},
+      {DeliFault::unsaturated_timeout, "deliqueue.unsaturated_timeout",
+       "the Looper's park turns its deadline into a wait with a plain `until - now`: for a "
+       "message due near INT64_MAX on a clock that reads below 0 (an arbitrary epoch, like "
+       "Java's nanoTime) the difference wraps negative, the timed wait returns at once and "
+       "the Looper spins re-taking the park mutex instead of sleeping (time never passes for "
+       "it: a livelock; on real threads wakers and quit() starve)",
+       "timed waits with a deadline near INT64_MAX that overflow (std::condition_variable::"
+       "wait_for adding the wait to now()) and spin", "model,props"},
   };
 };
 

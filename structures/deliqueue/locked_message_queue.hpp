@@ -14,6 +14,8 @@
 
 #include "structures/deliqueue/deliqueue.hpp"
 #include "structures/deliqueue/message.hpp"
+#include "sync/clock.hpp"
+#include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -123,7 +125,7 @@ class LockedMessageQueue {
       std::int64_t until = m ? m->when.load() : kNever;
       if (give_up_at < until) until = give_up_at;
       if (until == kNever || Clock::is_virtual) cv_.wait(mutex_);
-      else cv_.wait_for_ns(mutex_, until - now);
+      else cv_.wait_for_ns(mutex_, ns_until(until, now));  // saturating: any when is legal
     }
   }
 

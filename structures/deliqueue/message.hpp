@@ -1,16 +1,15 @@
-// Message, the clocks and the (when, insertSeq) comparator shared by DeliQueue
-// and its baseline LockedMessageQueue.
+// Message and the (when, insertSeq) comparator shared by DeliQueue and its
+// baseline LockedMessageQueue.
 //
-// Time unit: `when` is in nanoseconds on the queue's clock (SteadyClock in
-// production: std::chrono::steady_clock since its epoch; VirtualClock in tests:
-// whatever the test sets). Any int64 value is a legal `when`; post-at-front uses
-// when = INT64_MIN so it precedes every ordinary message.
+// Time unit: `when` is in nanoseconds on the queue's clock (sync/clock.hpp:
+// SteadyClock in production, VirtualClock in tests). Any int64 value is a legal
+// `when`; post-at-front uses when = INT64_MIN so it precedes every ordinary message.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <limits>
 
+#include "sync/clock.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -113,34 +112,5 @@ inline constexpr int compare_keys_subtracting(std::int64_t aw, std::int64_t as, 
   const auto e = static_cast<std::int64_t>(static_cast<std::uint64_t>(as) - static_cast<std::uint64_t>(bs));
   return ((d > 0) - (d < 0)) * 2 + ((e > 0) - (e < 0));
 }
-
-// Production clock: steady_clock in nanoseconds. Timed waits really time out.
-struct SteadyClock {
-  static constexpr bool is_virtual = false;
-  std::int64_t now() const {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-};
-
-// Test clock: time moves only when the test sets it (through the queue's
-// advance_clock, which also wakes a Looper whose deadline has come). A Looper
-// on a virtual clock parks without a timeout: only an enqueue or a clock
-// advance wakes it, so a lost wake-up is a hang (a DEADLOCK under Relacy).
-template <class Sync = StdSync>
-struct VirtualClock {
-  static constexpr bool is_virtual = true;
-  std::int64_t now() const {
-    // Acquire: pairs with set()'s release, so a message stamped from a clock
-    // reading is not older than what the reader then sees.
-    return t.load(std::memory_order_acquire);
-  }
-  void set(std::int64_t v) {
-    // Release: pairs with now()'s acquire.
-    t.store(v, std::memory_order_release);
-  }
-  typename Sync::template atomic<std::int64_t> t{0};
-};
 
 }  // namespace lfcheck

@@ -10,8 +10,9 @@
 #include <cstdint>
 
 #include "structures/timers/dary_heap.hpp"
-#include "structures/timers/timer_clock.hpp"
 #include "structures/timers/timers.hpp"
+#include "sync/clock.hpp"
+#include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -43,7 +44,10 @@ class GlobalLockTimers {
   };
 
   GlobalLockTimers(Clock& clock, unsigned workers)
-      : clock_(clock), n_(workers), down_(Sync::template create_array<typename Sync::template cell<bool>>(workers)) {}
+      : clock_(clock), n_(workers), down_(Sync::template create_array<typename Sync::template cell<bool>>(workers)) {
+    // create_array gives no initial value (the Sync contract): every worker starts up.
+    for (unsigned w = 0; w < workers; ++w) down_[w].store(false);
+  }
   ~GlobalLockTimers() { Sync::destroy_array(down_); }
   GlobalLockTimers(const GlobalLockTimers&) = delete;
   GlobalLockTimers& operator=(const GlobalLockTimers&) = delete;
@@ -119,7 +123,7 @@ class GlobalLockTimers {
         wake_.wait(lock_);
       } else {
         const std::int64_t now = clock_.now();
-        if (deadline > now) wake_.wait_for_ns(lock_, deadline - now);
+        if (deadline > now) wake_.wait_for_ns(lock_, ns_until(deadline, now));  // saturating
       }
     }
     lock_.unlock();
@@ -201,8 +205,8 @@ class GlobalLockTimers {
       const TimerCallback cb = t.callback_.load();
       void* const arg = t.arg_.load();
       const std::uint64_t seq = t.seq_.load();
-      if (period > 0) {
-        const std::int64_t next = timer_next_periodic(when, period, now);
+      std::int64_t next = 0;
+      if (period > 0 && timer_next_periodic(when, period, now, next)) {
         t.when_.store(next);
         heap_.set_when(0, next);
       } else {

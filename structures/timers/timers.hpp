@@ -66,7 +66,9 @@
 //     ModifiedXX              -> Moving -> Waiting             (when = nextwhen, re-sited)
 //     Modifying               -> wait
 //   run, on a Waiting head that is due:
-//     Waiting                 -> Running -> NoStatus           (one-shot: taken off)
+//     Waiting                 -> Running -> NoStatus           (one-shot: taken off; also a
+//                                                               periodic one whose next when
+//                                                               would be past INT64_MAX)
 //     Waiting                 -> Running -> Waiting            (periodic: when advanced)
 //     then the callback runs with no lock held
 //   shutdown of a worker (its timers move to another worker):
@@ -126,8 +128,9 @@
 #include <limits>
 
 #include "structures/timers/dary_heap.hpp"
-#include "structures/timers/timer_clock.hpp"
 #include "structures/timers/timers_faults.hpp"
+#include "sync/clock.hpp"
+#include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -176,11 +179,18 @@ using TimerCallback = void (*)(void* arg, std::uint64_t seq, std::int64_t when, 
 inline constexpr std::int64_t kTimerNever = std::numeric_limits<std::int64_t>::max();
 
 // The next when of a periodic timer that fired at `now` while due at `when`:
-// skips the periods that were missed, saturating at kTimerNever.
-inline std::int64_t timer_next_periodic(std::int64_t when, std::int64_t period, std::int64_t now) {
+// when + k*period for the least k >= 1 that is after now (the periods missed are
+// skipped), computed without overflow. False if that time is past INT64_MAX:
+// the timer has no next firing in int64 time, and this firing was its last (it
+// ends as a one-shot does). Saturating it at INT64_MAX instead would fire it off
+// its schedule, and once the clock reads INT64_MAX (a virtual clock can) it would
+// be due again at once, forever: run_due would never return.
+inline bool timer_next_periodic(std::int64_t when, std::int64_t period, std::int64_t now, std::int64_t& next) {
   const std::int64_t missed = now > when ? (now - when) / period : 0;
-  const __int128 next = static_cast<__int128>(when) + static_cast<__int128>(period) * (missed + 1);
-  return next >= kTimerNever ? kTimerNever : static_cast<std::int64_t>(next);
+  const __int128 n = static_cast<__int128>(when) + static_cast<__int128>(period) * (missed + 1);
+  if (n > kTimerNever) return false;
+  next = static_cast<std::int64_t>(n);
+  return true;
 }
 
 template <class Set>
@@ -429,7 +439,8 @@ class TimerSet {
         wk.wake_.wait(wk.lock_);  // woken by add/reset/shutdown/advance (all under lock_)
       } else {
         const std::int64_t now = clock_.now();
-        if (deadline > now) wk.wake_.wait_for_ns(wk.lock_, deadline - now);
+        // Saturating: a deadline near INT64_MAX on a clock read below 0 stays far.
+        if (deadline > now) wk.wake_.wait_for_ns(wk.lock_, ns_until(deadline, now));
       }
       wk.sleeping_.store(false);
     }
@@ -775,8 +786,8 @@ class TimerSet {
           }
           fired = {t.callback_.load(), t.arg_.load(), t.seq_.load(), e.when};
           const std::int64_t period = t.period_.load();
-          if (period > 0) {
-            const std::int64_t next = timer_next_periodic(e.when, period, now);
+          std::int64_t next = 0;
+          if (period > 0 && timer_next_periodic(e.when, period, now, next)) {
             t.when_.store(next);
             wk.heap_.set_when(0, next);
             give(t, TimerStatus::running, TimerStatus::waiting);

@@ -1,0 +1,179 @@
+// lfcheck's own Relacy simulate: runs one scenario under one scheduler and says
+// what ran, never more.
+//
+// Why not rl::simulate (relacy/context.hpp): after a failure it re-runs the failing
+// iteration to collect its history, and that re-run overwrites params.test_result;
+// its check that the re-run failed the same way (RL_VERIFY(res == res2)) is compiled
+// out under -DNDEBUG, and a re-run that does not fail goes on into later iterations.
+// A scenario that failed once could so be reported as a pass.
+//
+// Guarantees of run_model<Test, Scheduler>():
+//  - The verdict is the first run's. The failing execution is re-run alone, from
+//    the scheduler state the first run stopped at, only to record its history.
+//  - A failure the re-run does not reproduce (another verdict, another iteration,
+//    or a pass) is its own outcome: `reproduced == false` — the runner reports it
+//    as NONDETERMINISTIC SCENARIO (exit 1).
+//  - `executions` is counted where executions happen: ExecutionTick, the first
+//    member of the test suite object Relacy builds at the start of every execution
+//    (RelacyModel in relacy_registry.hpp). It is harness bookkeeping, invisible to
+//    Relacy (Relacy runs every thread of a simulation as a fiber of one OS thread,
+//    and one simulation at a time per process: its context is a global).
+//  - An execution limit stops a run after N executions (the history re-run: 1; a
+//    replay: 1) even under the tree schedulers, whose iteration_end() would go on
+//    through the rest of the tree: the next execution's ExecutionTick ends the
+//    simulation at once (Relacy's "until" exit, before any scenario code runs).
+//  - `whole_space`: the scheduler ended on its own, after a search that started at
+//    its root (no initial state) — only then may a tree search be called exhaustive.
+//
+// Iteration numbers: Relacy numbers iterations from 1 (start_iteration_ = 1 unless
+// the initial state names one) and the random scheduler stops after the iteration
+// equal to params.iteration_count. ModelRequest says where sampling starts and how
+// many executions to run (at least 1); the wrapper derives iteration_count from
+// them, so it can never lie below the start (that looped forever, and Relacy's
+// progress output divided by zero).
+//
+// Scheduler: any Relacy scheduler class (random_scheduler<N>, context_bound_
+// scheduler<N>, full_search_scheduler<N>, or one of lfcheck's own deriving from
+// rl::scheduler), passed to rl::run_test<Test, Scheduler> — the extension point for
+// other search strategies.
+//
+// Cost: one simulation; on a failure, one more execution.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "sync/relacy_sync.hpp"  // Relacy, with its macros put away
+
+namespace lfcheck {
+
+// Executions of the current simulation, counted by ExecutionTick. Plain fields:
+// one simulation at a time per process, all its fibers on one OS thread.
+struct ExecutionLedger {
+  std::uint64_t executions = 0;
+  std::uint64_t limit = UINT64_MAX;  // executions allowed; the next one ends the run
+  bool limit_hit = false;
+};
+
+inline ExecutionLedger& execution_ledger() {
+  static ExecutionLedger ledger;
+  return ledger;
+}
+
+// First member of every test suite object: runs when Relacy starts an execution.
+struct ExecutionTick {
+  ExecutionTick() {
+    ExecutionLedger& l = execution_ledger();
+    if (l.executions == l.limit) {
+      l.limit_hit = true;
+      rl::ctx().rl_until("lfcheck: execution limit reached", RL_INFO);  // does not return
+    }
+    ++l.executions;
+  }
+};
+
+// How the scheduler explores, as Relacy's context must know it: it reads
+// params.search_type (only as "is it the random scheduler?") to decide whether
+// spurious CAS failures, deferred frees and the store a load reads (2 back vs 1)
+// are drawn at random or enumerated as tree branches.
+enum class SearchKind { sampled, tree };
+
+struct ModelRequest {
+  // Random scheduler: the first iteration sampled (>= 1) and how many (>= 1).
+  std::uint64_t first_iteration = 1;
+  std::uint64_t iterations = 1;
+  unsigned context_bound = 2;       // context-bound scheduler
+  std::string initial_state;        // replay: Relacy's "ITERATION scheduler-state" (names the first iteration)
+  std::uint64_t execution_limit = UINT64_MAX;  // replay: 1
+  std::ostream* progress = nullptr;            // Relacy's "P% (i/total)" lines
+};
+
+struct ModelOutcome {
+  rl::test_result_e result = rl::test_result_success;  // the first run's verdict
+  std::uint64_t executions = 0;      // executions the first run performed
+  std::uint64_t failing_iteration = 0;  // Relacy's number of the failing iteration
+  bool whole_space = false;          // ended by the scheduler, from the root
+  bool reproduced = true;            // failing: the re-run failed the same way
+  rl::test_result_e rerun_result = rl::test_result_success;
+  std::string history;               // Relacy's history of the failing execution
+  std::string state;                 // the failing execution's state (replay file)
+};
+
+namespace detail {
+
+// One call of rl::run_test with a fresh ledger; returns its verdict.
+template <class Test, class Scheduler>
+rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out, bool history,
+                                std::uint64_t limit) {
+  execution_ledger() = ExecutionLedger{0, limit, false};
+  params.collect_history = history;
+  return rl::run_test<Test, Scheduler>(params, state_out, history);
+}
+
+}  // namespace detail
+
+template <class Test, class Scheduler, SearchKind kind>
+ModelOutcome run_model(const ModelRequest& request) {
+  rl::test_params params;
+  rl::ostringstream history_text;  // raw allocator: Relacy writes it from inside the simulation
+  rl::ostringstream null_progress;
+  params.output_stream = &history_text;
+  params.progress_stream = request.progress ? request.progress : &null_progress;
+  params.context_bound = request.context_bound;
+  params.search_type = kind == SearchKind::sampled ? rl::random_scheduler_type
+                                                   : rl::fair_context_bound_scheduler_type;
+  if constexpr (kind == SearchKind::sampled) {
+    // The first iteration is the one the state names, else the requested one.
+    std::uint64_t first = request.initial_state.empty()
+                              ? request.first_iteration
+                              : std::strtoull(request.initial_state.c_str(), nullptr, 10);
+    if (first == 0) first = 1;
+    const std::uint64_t count = request.iterations ? request.iterations : 1;
+    params.initial_state = request.initial_state.empty() ? std::to_string(first).c_str()
+                                                         : request.initial_state.c_str();
+    params.iteration_count = first + count - 1;
+  } else {
+    params.initial_state = request.initial_state.c_str();
+  }
+
+  ModelOutcome o;
+  rl::ostringstream state;
+  o.result = detail::simulate_once<Test, Scheduler>(params, state, false, request.execution_limit);
+  const ExecutionLedger first_run = execution_ledger();
+  if (first_run.limit_hit) {
+    // Ended by the execution limit after `limit` executions that passed.
+    o.result = rl::test_result_success;
+    o.executions = first_run.limit;
+  } else {
+    o.executions = first_run.executions;
+    o.whole_space = o.result == rl::test_result_success && request.initial_state.empty() &&
+                    kind == SearchKind::tree;
+  }
+  if (o.result == rl::test_result_success) return o;
+
+  // The failing execution alone, again, for its history.
+  o.failing_iteration = params.stop_iteration;
+  const auto failing_state = state.str();
+  o.state.assign(failing_state.begin(), failing_state.end());
+  rl::ostringstream unused;
+  params.initial_state = o.state.c_str();
+  if constexpr (kind == SearchKind::sampled) params.iteration_count = o.failing_iteration;
+  o.rerun_result = detail::simulate_once<Test, Scheduler>(params, unused, true, 1);
+  o.reproduced = !execution_ledger().limit_hit && o.rerun_result == o.result &&
+                 params.stop_iteration == o.failing_iteration;
+  const auto text = history_text.str();
+  o.history.assign(text.begin(), text.end());
+  return o;
+}
+
+// The three Relacy schedulers, by lfcheck's names (random, bound, full).
+template <class Test>
+ModelOutcome run_model(const std::string& scheduler, const ModelRequest& request) {
+  constexpr auto n = Test::params::thread_count;
+  if (scheduler == "random") return run_model<Test, rl::random_scheduler<n>, SearchKind::sampled>(request);
+  if (scheduler == "bound") return run_model<Test, rl::context_bound_scheduler<n>, SearchKind::tree>(request);
+  return run_model<Test, rl::full_search_scheduler<n>, SearchKind::tree>(request);
+}
+
+}  // namespace lfcheck

@@ -1,0 +1,64 @@
+// Probe workloads for the stress runner's own tests: linked with harness/stress_main.cpp
+// into lfcheck-stress-probes (plain, and in the TSan and ASan+UBSan sub-builds),
+// never into lfcheck-stress. Each makes a claim of the runner checkable from outside
+// (tests/stress_runner_truth.sh):
+//   probe_idle  a workload that never calls run_rounds: 0 operations ran, so the
+//               run checked nothing — an error (exit 2), never a pass;
+//   probe_leak  leaks one allocation (an unreachable block, once per run): under
+//               ASan the LeakSanitizer report must fail the run in its JSON and
+//               JUnit, with its replay line, as the exit status says.
+#include <atomic>
+#include <cstdint>
+
+#include "harness/stress_registry.hpp"
+
+namespace lfcheck {
+
+enum class ProbeIdleFault { none };
+enum class ProbeLeakFault { none };
+
+template <>
+struct FaultTraits<ProbeIdleFault> {
+  static constexpr const char* mechanism = "probe_idle";
+  static constexpr FaultInfo<ProbeIdleFault> catalogue[] = {
+      {ProbeIdleFault::none, "probe_idle.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+template <>
+struct FaultTraits<ProbeLeakFault> {
+  static constexpr const char* mechanism = "probe_leak";
+  static constexpr FaultInfo<ProbeLeakFault> catalogue[] = {
+      {ProbeLeakFault::none, "probe_leak.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+
+namespace probe_stress {
+
+template <ProbeIdleFault F>
+struct Idle {
+  static constexpr const char* name = "does_nothing";
+  static constexpr const char* description = "returns without running a round (runner self-test)";
+  static void run(StressRun&) {}
+};
+
+template <ProbeLeakFault F>
+struct Leak {
+  static constexpr const char* name = "leaks_once";
+  static constexpr const char* description = "leaks one block in its first operation (runner self-test)";
+  static void run(StressRun& run) {
+    // Relaxed: only which thread leaks is decided here; nothing is published.
+    std::atomic<bool> leaked{false};
+    run.run_rounds(
+        [&](unsigned, auto&) {
+          if (leaked.exchange(true, std::memory_order_relaxed)) return;
+          auto* block = new std::uint64_t[37];
+          block[0] = 42;
+          asm volatile("" : : "r"(block) : "memory");  // the allocation happens; the pointer is dropped
+        },
+        [] {});
+  }
+};
+
+LFCHECK_STRESS(ProbeIdleFault, Idle);
+LFCHECK_STRESS(ProbeLeakFault, Leak);
+
+}  // namespace probe_stress
+}  // namespace lfcheck

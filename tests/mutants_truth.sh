@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# mutants_truth.sh — how the kill matrix (harness/mutants.py) judges each kind of
+# result, with scripted stand-ins for the layer binaries (tests/fake_layer.py), so
+# every case takes a second or two:
+#   caught    only exit 1 with the layer's evidence; a missing binary, exit 2, a
+#             signal or a bare exit 1 is an error of the cell, never a catch
+#   correct   the correct-code cells are printed and written with their status
+#             (clean, false alarm, over budget: not checked); an over-budget one
+#             fails the matrix unless --allow-unchecked, and is never "clean"
+#   usage     a bad option value is one line on stderr, exit 2
+set -u
+source "$(dirname "$0")/truth_lib.sh"
+mutants=$here/../harness/mutants.py
+for layer in model stress props; do
+  printf '#!/bin/sh\nexec /usr/bin/python3 %s %s "$@"\n' "$here/fake_layer.py" $layer >"$dir/$layer"
+  chmod +x "$dir/$layer"
+done
+
+# matrix NAME WANT_STATUS OUTCOMES [mutants args...]: runs the matrix on the fakes.
+matrix() {
+  local name=$1 want=$2 outcomes=$3; shift 3
+  FAKE_OUTCOMES=$outcomes timeout 120 /usr/bin/python3 "$mutants" --model "$dir/model" --stress "$dir/stress" \
+    --props "${PROPS:-$dir/props}" --artifacts "$dir/artifacts" --seeds 1 --budget 3 --stress-seconds 1 \
+    --json "$dir/$name.json" "$@" >"$dir/$name.out" 2>"$dir/$name.err"
+  local rc=$?
+  if [ $rc -ne "$want" ]; then
+    fail "$name: exit $rc, want $want"; tail -n 8 "$dir/$name.out" "$dir/$name.err"; return 1
+  fi
+  return 0
+}
+# q NAME PYTHON-EXPRESSION: evaluates it on the matrix JSON (d).
+q() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$dir/$1.json"; }
+
+# --- only exit 1 with evidence is a catch -----------------------------------------
+for case in "missing:" "exit2:props:fake.b=exit2" "signal:props:fake.b=signal" "bare1:props:fake.b=bare1"; do
+  name=props-${case%%:*} outcomes=${case#*:}
+  [ "$name" = props-missing ] && export PROPS=/nonexistent/lfcheck-props
+  if matrix "$name" 1 "$outcomes" --layer props; then
+    caught=$(q "$name" "[f['layers']['props']['caught'] for f in d['faults']]")
+    errors=$(q "$name" "[len(f['layers']['props'].get('errors', [])) for f in d['faults']]")
+    if [ "$name" = props-missing ]; then want_errors="[1, 1]"; else want_errors="[0, 1]"; fi
+    [ "$caught" = "[False, False]" ] && [ "$errors" = "$want_errors" ] &&
+      ok "$name: not caught, an error of the cell" || fail "$name: caught $caught, errors $errors"
+  fi
+  unset PROPS
+done
+matrix evidence 0 "model:fake.a=fail,props:fake.b=fail" --layer all &&
+  [ "$(q evidence "[f['caught'] for f in d['faults']]")" = "[True, True]" ] &&
+  ok "exit 1 with evidence: caught" || fail "exit 1 with evidence: not caught"
+matrix model-bare1 1 "model:fake.a=bare1,props:fake.b=fail" --layer all &&
+  [ "$(q model-bare1 "d['faults'][0]['layers']['model']['caught']")" = False ] &&
+  ok "model exit 1 without a failing run in its JSON: not caught" || fail "model bare exit 1 counted as caught"
+
+
+# --- the correct-code cells -------------------------------------------------------
+all_caught="model:fake.a=fail,props:fake.b=fail"
+status_of() { q "$1" "[c['status'] for c in d['correct_code'] if c['layer'] == '$2'][0]"; }
+if matrix clean 0 "$all_caught"; then
+  [ "$(q clean "sorted({c['status'] for c in d['correct_code']})")" = "['clean']" ] &&
+    grep -q "^correct code: 3 clean, 0 false alarm, 0 over budget: not checked" "$dir/clean.out" &&
+    ok "all clean: exit 0, three clean cells printed and written" || fail "clean cells: $(q clean "d.get('correct_code')")"
+fi
+if matrix over-budget 1 "$all_caught,model:correct=sleep"; then
+  [ "$(status_of over-budget model)" = "over budget: not checked" ] &&
+    grep -q "NOT CHECKED, over budget: fake x model" "$dir/over-budget.out" &&
+    ok "correct code over budget: 'over budget: not checked', exit 1" ||
+    fail "correct code over budget: status '$(status_of over-budget model)'"
+fi
+if matrix unchecked 0 "$all_caught,model:correct=sleep" --allow-unchecked; then
+  [ "$(status_of unchecked model)" = "over budget: not checked" ] &&
+    grep -q "unchecked (--allow-unchecked): fake x model" "$dir/unchecked.out" &&
+    ok "--allow-unchecked: exit 0, the cell still says not checked" ||
+    fail "--allow-unchecked: status '$(status_of unchecked model)'"
+fi
+if matrix false-alarm 1 "$all_caught,stress:correct=fail"; then
+  [ "$(status_of false-alarm stress)" = "false alarm" ] && [ "$(q false-alarm "d['false_alarms']")" = 1 ] &&
+    ok "a failure on the correct code: 'false alarm', exit 1" || fail "false alarm: status '$(status_of false-alarm stress)'"
+fi
+matrix correct-error 1 "$all_caught,props:correct=exit2" &&
+  [ "$(status_of correct-error props)" = "error: not checked" ] &&
+  ok "an error on the correct code: 'error: not checked', exit 1" || fail "correct-code error not reported"
+
+# --- usage errors: one line, exit 2 -------------------------------------------------
+for bad in "--budget 0" "--seeds x" "--layer nosuch"; do
+  /usr/bin/python3 "$mutants" --model x --stress x --props x $bad >/dev/null 2>"$dir/usage.err"; rc=$?
+  lines=$(wc -l <"$dir/usage.err")
+  [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && ok "mutants $bad: one line, exit 2" ||
+    { fail "mutants $bad: exit $rc, $lines lines on stderr"; cat "$dir/usage.err"; }
+done
+
+echo "mutants truth: $failed failed"
+[ $failed -eq 0 ]

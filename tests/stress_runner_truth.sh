@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# stress_runner_truth.sh STRESS PROBES [TSAN_STRESS ASAN_STRESS ASAN_PROBES] — the
+# stress runner reports what ran (issue 13). STRESS is the plain lfcheck-stress,
+# PROBES the plain lfcheck-stress-probes (stress/selftest/probe_stress.cpp), the
+# others the TSan and ASan+UBSan builds. Every run's JSON (and JUnit) also goes
+# through verdict_rules.py (exit status = verdicts, no pass without work, JUnit = JSON).
+#   zero work   a budget too small for any work still runs at least one round or
+#               litmus execution; a workload that does no work is an error (exit
+#               2), never a pass
+#   phases      the timers workload shuts a worker down halfway through the budget,
+#               under --duration as under --ops ("worker_shutdowns":1 in its JSON)
+#   sanitizers  environment options that switch reporting off are refused (exit 2);
+#               a LeakSanitizer leak fails the run in its JSON and JUnit, with its
+#               replay line, as the exit status (1) says
+set -u
+stress=$1 probes=$2 tsan=${3:-} asan=${4:-} asan_probes=${5:-}
+source "$(dirname "$0")/truth_lib.sh"
+
+# --- zero work ----------------------------------------------------------------------
+run tiny-duration 0 -- "$stress" --duration 0.000001 --seed 1 &&
+  ok "--duration 0.000001: every workload (litmus ones too) did work and passed"
+if run idle 2 -- "$probes" probe_idle --seed 1; then
+  grep -q '"verdict":"error"' "$dir/idle.json" && grep -q "NO WORK" "$dir/idle.out" &&
+    ok "a workload that runs no round: NO WORK, verdict error, exit 2" || fail "idle workload: $(cat "$dir/idle.json")"
+fi
+
+# --- timers: the worker-shutdown half runs under either budget --------------------
+for budget in "--duration 2" "--ops 200000"; do
+  name=timers-${budget%% *}; name=${name/--/}
+  if run "$name" 0 -- "$stress" timers $budget --threads 4 --seed 3; then
+    shutdowns=$(/usr/bin/python3 -c "import json,sys; print([r.get('worker_shutdowns') for r in json.load(open(sys.argv[1]))['runs'] if r['workload'] == 'add_modify_stop_run'])" "$dir/$name.json")
+    [ "$shutdowns" = "[1]" ] && ok "timers $budget: the worker shutdown ran" ||
+      fail "timers $budget: worker_shutdowns $shutdowns, want [1]"
+  fi
+done
+
+# --- sanitizer reports belong to the verdict ----------------------------------------
+refused() {  # variable=value binary
+  env "$1" "$2" treiber --ops 1000 --quiet >"$dir/env.out" 2>&1; local rc=$?
+  if [ $rc -eq 2 ] && grep -q "sanitizer reporting disabled" "$dir/env.out" && [ "$(wc -l <"$dir/env.out")" -eq 1 ]; then
+    ok "$1: refused in one line, exit 2"
+  else
+    fail "$1: exit $rc, want 2 with one line saying reporting is disabled"; tail -n 3 "$dir/env.out"
+  fi
+}
+if [ -n "$tsan" ]; then
+  refused TSAN_OPTIONS=halt_on_error=0 "$tsan"
+  refused TSAN_OPTIONS=report_bugs=0 "$tsan"
+  refused "TSAN_OPTIONS=second_deadlock_stack=1 suppressions=/dev/null" "$tsan"
+  refused ASAN_OPTIONS=detect_leaks=0 "$asan"
+  refused UBSAN_OPTIONS=halt_on_error=false "$asan"
+  if run leak 1 -- "$asan_probes" probe_leak --ops 1000 --seed 5; then
+    grep -q '"failure":"LeakSanitizer' "$dir/leak.json" && grep -q "replay: ./lfcheck stress probe_leak" "$dir/leak.out" &&
+      ok "a leak: verdict fail in JSON and JUnit, replay line, exit 1" || fail "leak: $(cat "$dir/leak.json")"
+  fi
+fi
+
+echo "stress runner truth: $failed failed"
+[ $failed -eq 0 ]
