@@ -203,6 +203,12 @@ template <class S>
   requires requires { typename S::HistorySpec; }
 struct history_spec<S> { using type = typename S::HistorySpec; };
 
+// A spec may switch long histories off with the reason, e.g.
+//   static constexpr const char* long_histories_off = "why";
+// its lin.history workload is then not registered (`--list` shows it missing).
+template <class S>
+concept long_histories_on = !requires { S::long_histories_off; };
+
 template <class Outer, typename Outer::Fault F>
 struct LinHistoryWorkload {
   using S = typename history_spec<Outer>::type;
@@ -281,12 +287,13 @@ struct LinStressRegistrar {
          [](StressRun& run, std::string_view fault) {
            return with_fault<Fault>(fault, [&](auto f) { LinScenariosWorkload<S, decltype(f)::value>::run(run); });
          }});
-    stress_registry().push_back(
-        {S::name, "lin.history",
-         "linearizability of 10,000-call histories on real threads, in real-time order",
-         [](StressRun& run, std::string_view fault) {
-           return with_fault<Fault>(fault, [&](auto f) { LinHistoryWorkload<S, decltype(f)::value>::run(run); });
-         }});
+    if constexpr (long_histories_on<S>)
+      stress_registry().push_back(
+          {S::name, "lin.history",
+           "linearizability of 10,000-call histories on real threads, in real-time order",
+           [](StressRun& run, std::string_view fault) {
+             return with_fault<Fault>(fault, [&](auto f) { LinHistoryWorkload<S, decltype(f)::value>::run(run); });
+           }});
   }
 };
 
