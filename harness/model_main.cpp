@@ -17,6 +17,7 @@
 #include "harness/cli.hpp"
 #include "harness/failure_views.hpp"
 #include "harness/history.hpp"
+#include "harness/parallel_runs.hpp"
 #include "harness/progress.hpp"
 #include "harness/replay_file.hpp"
 #include "harness/report.hpp"
@@ -31,10 +32,15 @@ Model-checks the Relacy scenarios of structure NAME (all structures if omitted).
 A scenario passes only if Relacy reports success for every scheduler run.
 
 options:
-  --scheduler S     random | bound | full | default (default: random, then
+  --scheduler S     random | pct | bound | full | default (default: random, then
                     bound; full too for scenarios that declare it finishes)
-  --iterations N    random-scheduler iterations (default 100000)
+  --iterations N    sampled (random, pct) iterations (default 100000)
+  --depth D         pct scheduler: bug depth D, i.e. D - 1 priority change
+                    points per execution (1 to 16, default 3)
   --bound K         context bound for the exhaustive bound search (default 2)
+  --max-seconds S   wall-clock budget of each run (any scheduler); a run the
+                    budget ends is "stopped at budget" (verdict error, exit 2
+                    unless a run failed), never a pass, never exhaustive
   --scenario NAME   only this scenario
   --fault F         run the variant with seeded fault F (see ./lfcheck faults);
                     a fault is caught when any run fails (exit 1)
@@ -43,12 +49,17 @@ options:
   --artifacts DIR   where a failure's table, trace (Chrome/Perfetto JSON), Relacy
                     history and replay file go (default: $LFCHECK_ARTIFACTS or
                     ${TMPDIR:-/tmp}/lfcheck-artifacts)
-  --seed S          random scheduler: sample iterations starting at S * 4000000
+  --seed S          random, pct: sample iterations starting at S * 4000000
                     (S from 0 to 1000, default 0); the exhaustive schedulers ignore it
   --replay FILE     re-run exactly the execution recorded in a replay file
   --history         also print Relacy's raw execution history of a failure
   --first-failure   stop at the first failing run; every scenario's random run
                     comes before any exhaustive search
+  --shard I/N       only shard I (0 to N-1) of N: runs I, I+N, I+2N, ... of the
+                    plan; N shards together do the plan's runs once each (the
+                    default: GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set)
+  --jobs N          runs in N worker processes at once (default: one per core);
+                    output and reports in the same order as with --jobs 1
   --quiet           no progress line
   --list            list scenarios and exit
   --list-faults     list seeded faults and exit
@@ -61,6 +72,10 @@ struct Options {
   std::string structure, scenario, scheduler = "default", fault, json, junit, artifacts, replay;
   std::uint64_t iterations = 100000;
   unsigned bound = 2;
+  unsigned depth = 3;       // pct: bug depth
+  double max_seconds = 0;   // 0: no budget
+  unsigned jobs = 0;        // 0: one per core
+  std::uint64_t shard = 0, shards = 1;  // --shard I/N
   bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
   std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
   std::uint64_t seed = 0;     // random scheduler: start at iteration seed * kSeedStride
@@ -150,7 +165,8 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
   ModelRequest q;
   q.iterations = o.iterations;
   q.context_bound = o.bound;
-  if (scheduler == "random" && o.seed != 0) q.first_iteration = o.seed * kSeedStride;
+  if ((scheduler == "random" || scheduler == "pct") && o.seed != 0) q.first_iteration = o.seed * kSeedStride;
+  q.pct_depth = o.depth;
   if (!o.initial_state.empty()) {
     // Replay: the recorded execution alone (its iteration and scheduler state). A
     // tree search would otherwise go on through the rest of its tree from there:
@@ -166,11 +182,23 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
 RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Options& o,
                   bool show_progress) {
   ProgressLine progress(e.structure + "/" + e.scenario + " " + scheduler, show_progress);
-  ProgressStream progress_stream(progress);
   ModelRequest request = request_for(scheduler, o);
-  request.progress = &progress_stream;
+  // Progress after every execution's start: a sampled run knows its total; a tree
+  // search only its explored fraction (an estimate, tree_estimate.hpp).
+  struct Watch {
+    ProgressLine* line;
+    std::uint64_t total;  // 0: a tree search
+    static void on(void* self, std::uint64_t started) {
+      auto* w = static_cast<Watch*>(self);
+      if (w->total) w->line->update(started - 1, w->total);
+      else w->line->update_search(started - 1, tree_search_fraction());
+    }
+  } watch{&progress, scheduler == "random" || scheduler == "pct" ? request.iterations : 0};
+  if (show_progress) request.observer = {&Watch::on, &watch};
   ModelOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
+  if (o.max_seconds > 0)
+    request.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.max_seconds));
   if (!e.run(scheduler, request, o.fault, outcome)) {
     // The plan holds only scenarios of the fault's structure: this is a harness bug.
     std::fprintf(stderr, "lfcheck model: %s/%s has no fault '%s'\n", e.structure.c_str(),
@@ -182,6 +210,8 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   progress.finish();
 
   const bool passed = outcome.result == rl::test_result_success;
+  // Stopped by --max-seconds: what ran passed, but the run did not do its work.
+  const bool budget_stop = passed && outcome.stopped == Stop::budget;
   // Exhaustive: a tree scheduler enumerated its whole space from the root (bound:
   // every schedule with at most K preemptions). A failing run stops early.
   const bool exhaustive = outcome.whole_space;
@@ -189,7 +219,23 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
   r.num("iterations", outcome.executions).boolean("exhaustive", exhaustive);
   if (scheduler == "bound") r.num("bound", o.bound);
-  r.set_verdict(passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
+  if (scheduler == "pct") r.num("depth", o.depth);
+  r.set_verdict(budget_stop ? Verdict::error : passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
+  if (budget_stop) {
+    r.failure = "stopped at budget";
+    r.details = "stopped by --max-seconds after " + std::to_string(outcome.executions) +
+                " executions that passed; the run's work was not done";
+    r.str("failure", r.failure).str("stopped", "budget");
+    if (scheduler == "bound" || scheduler == "full") {
+      // How far the search got: an estimate (tree_estimate.hpp), labelled as one.
+      char fraction[32];
+      std::snprintf(fraction, sizeof fraction, "%.3g", outcome.search_fraction);
+      r.fields.emplace_back("explored_estimate", fraction);
+    }
+    std::printf("%s/%s (%s scheduler): stopped at budget (--max-seconds %g) after %llu executions, "
+                "not exhaustive\n", e.structure.c_str(), e.scenario.c_str(), scheduler.c_str(), o.max_seconds,
+                static_cast<unsigned long long>(outcome.executions));
+  }
   if (!o.fault.empty()) r.str("fault", o.fault);
   if (!o.replay.empty()) r.str("replay_of", o.replay);
   if (!passed) {
@@ -227,13 +273,36 @@ int main_impl(int argc, char** argv) {
   p.option("--replay", [&](std::string_view v) { o.replay = v; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--scheduler", [&](std::string_view v) {
-    if (v != "random" && v != "bound" && v != "full" && v != "default")
-      cli::usage_error(p.program(), "--scheduler is random, bound, full or default, not '" +
+    if (v != "random" && v != "pct" && v != "bound" && v != "full" && v != "default")
+      cli::usage_error(p.program(), "--scheduler is random, pct, bound, full or default, not '" +
                                         std::string(v) + "'");
     o.scheduler = v;
   });
   p.option("--iterations", [&](std::string_view v) {
     o.iterations = cli::parse_number(p.program(), "--iterations", v, 1, 1'000'000'000'000ull);
+  });
+  p.option("--depth", [&](std::string_view v) {
+    o.depth = static_cast<unsigned>(cli::parse_number(p.program(), "--depth", v, 1, kMaxPctDepth));
+  });
+  auto set_shard = [&](const std::string& from, std::string_view index, std::string_view total) {
+    o.shards = cli::parse_number(p.program(), from + " (total)", total, 1, 1'000'000);
+    o.shard = cli::parse_number(p.program(), from + " (index)", index, 0, o.shards - 1);
+  };
+  if (const char* total = std::getenv("GTEST_TOTAL_SHARDS")) {
+    const char* index = std::getenv("GTEST_SHARD_INDEX");
+    if (!index) cli::usage_error(p.program(), "GTEST_TOTAL_SHARDS is set but GTEST_SHARD_INDEX is not");
+    set_shard("GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS", index, total);
+  }
+  p.option("--shard", [&](std::string_view v) {
+    const auto slash = v.find('/');
+    if (slash == std::string_view::npos) cli::usage_error(p.program(), "--shard takes I/N, not '" + std::string(v) + "'");
+    set_shard("--shard", v.substr(0, slash), v.substr(slash + 1));
+  });
+  p.option("--jobs", [&](std::string_view v) {
+    o.jobs = static_cast<unsigned>(cli::parse_number(p.program(), "--jobs", v, 1, 256));
+  });
+  p.option("--max-seconds", [&](std::string_view v) {
+    o.max_seconds = cli::parse_seconds(p.program(), "--max-seconds", v);
   });
   p.option("--bound", [&](std::string_view v) {
     o.bound = static_cast<unsigned>(cli::parse_number(p.program(), "--bound", v, 1, 20));
@@ -323,7 +392,6 @@ int main_impl(int argc, char** argv) {
 
   const bool show_progress = !o.quiet;
   std::vector<RunRecord> runs;
-  bool all_passed = true;
   // The plan: (scenario, scheduler) runs, scenario by scenario. With --first-failure
   // the sampled (random) runs of every scenario come before any exhaustive search,
   // so a bug that sampling shows is not found only after earlier scenarios' searches.
@@ -339,20 +407,58 @@ int main_impl(int argc, char** argv) {
   }
   if (o.first_failure)
     std::stable_partition(plan.begin(), plan.end(), [](const auto& run) { return run.second == "random"; });
-  for (auto& [e, s] : plan) {
-    RunRecord r = run_one(*e, s, o, show_progress);
-    if (!r.passed()) all_passed = false;
-    runs.push_back(std::move(r));
-    std::fflush(stdout);
-    if (!all_passed && o.first_failure) break;
+  if (o.shards > 1) {
+    // Shard I keeps runs I, I+N, ...: every run in exactly one shard. The plan is a
+    // function of the options alone, so every shard computes the same one.
+    std::vector<std::pair<const ModelEntry*, std::string>> mine;
+    for (std::size_t i = o.shard; i < plan.size(); i += o.shards) mine.push_back(plan[i]);
+    std::printf("shard %llu/%llu: %zu of the plan's %zu runs\n", static_cast<unsigned long long>(o.shard),
+                static_cast<unsigned long long>(o.shards), mine.size(), plan.size());
+    plan = std::move(mine);
+    // GoogleTest's protocol: a sharding-aware runner touches GTEST_SHARD_STATUS_FILE.
+    if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE")) std::ofstream{status};
   }
+  // Runs in worker processes (parallel_runs.hpp); records in plan order either way.
+  unsigned jobs = o.jobs ? o.jobs : static_cast<unsigned>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, plan.size()));
+  if (!o.replay.empty() || jobs == 0) jobs = 1;
+  std::size_t finished = 0;
+  auto results = run_in_parallel(
+      plan.size(), jobs, o.first_failure,
+      [&](std::size_t i) { return run_one(*plan[i].first, plan[i].second, o, show_progress && jobs == 1); },
+      [&](std::size_t i, const std::string& why) {
+        const ModelEntry& e = *plan[i].first;
+        RunRecord r;
+        r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", plan[i].second);
+        r.num("iterations", 0).boolean("exhaustive", false);
+        r.failure = "CRASHED (" + why + ")";
+        r.details = "the worker process of this run ended (" + why + ") before it reported";
+        r.set_verdict(Verdict::fail).real("seconds", 0).str("failure", r.failure);
+        if (!o.fault.empty()) r.str("fault", o.fault);
+        std::printf("\n=== %s/%s (%s scheduler) FAILED: %s ===\n", e.structure.c_str(), e.scenario.c_str(),
+                    plan[i].second.c_str(), r.failure.c_str());
+        return r;
+      },
+      [&](std::size_t, const RunRecord& r) {
+        ++finished;
+        if (jobs > 1 && show_progress)
+          std::fprintf(stderr, "[%zu/%zu] %s/%s %s: %s  %ss\n", finished, plan.size(), r.get("structure").c_str(),
+                       r.get("scenario").c_str(), r.get("scheduler").c_str(), r.get("verdict").c_str(),
+                       r.get("seconds").c_str());
+      });
+  for (auto& r : results)
+    if (r) runs.push_back(std::move(*r));
+  if (runs.size() < plan.size())
+    std::printf("\n%zu of %zu runs not run to their end: stopped after the first failure\n",
+                plan.size() - runs.size(), plan.size());
 
   std::printf("\n");
   print_table(stdout, runs, {"structure", "scenario", "scheduler", "iterations", "exhaustive", "verdict", "seconds", "failure"});
-  std::size_t failed = 0;
-  for (auto& r : runs) failed += !r.passed();
-  std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s\n", runs.size(), runs.size() - failed,
-              failed, o.fault.empty() ? "" : (" (fault " + o.fault + ")").c_str());
+  std::size_t failed = 0, stopped = 0;
+  for (auto& r : runs) failed += r.verdict == Verdict::fail, stopped += r.verdict == Verdict::error;
+  std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s%s\n", runs.size(), runs.size() - failed - stopped,
+              failed, stopped ? (", " + std::to_string(stopped) + " stopped at budget").c_str() : "",
+              o.fault.empty() ? "" : (" (fault " + o.fault + ")").c_str());
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.model", runs, {"scenario", "scheduler"}))
     return cli::kUsage;

@@ -22,8 +22,22 @@
 //    replay: 1) even under the tree schedulers, whose iteration_end() would go on
 //    through the rest of the tree: the next execution's ExecutionTick ends the
 //    simulation at once (Relacy's "until" exit, before any scenario code runs).
+//  - A wall-clock budget (ModelRequest::deadline, `--max-seconds`) ends a run the
+//    same way, at the start of the first execution past the deadline: the run is
+//    `stopped == Stop::budget`, which the runner reports as "stopped at budget" —
+//    never as a pass, never exhaustive.
+//  - A tree search stopped by the limit or the budget leaves `resume_state`:
+//    Relacy's state of the execution it did not run (no runner resumes from it
+//    yet: slicing a search that way is untested, nothing relies on it), and
+//    `search_fraction`: its explored fraction (an estimate, tree_estimate.hpp).
 //  - `whole_space`: the scheduler ended on its own, after a search that started at
 //    its root (no initial state) — only then may a tree search be called exhaustive.
+//  - Progress: ModelRequest::observer is called after every execution starts
+//    (harness-side, from inside the simulation: it must not allocate); a tree
+//    search publishes its explored fraction (tree_estimate.hpp) for it.
+//  - The PCT scheduler (pct_scheduler.hpp) needs the length of an execution: a
+//    few calibration executions at depth 1, uncounted and unreported, measure it
+//    before the run (pct_calibrate), unless the initial state names it.
 //
 // Iteration numbers: Relacy numbers iterations from 1 (start_iteration_ = 1 unless
 // the initial state names one) and the random scheduler stops after the iteration
@@ -40,13 +54,25 @@
 // Cost: one simulation; on a failure, one more execution.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
+#include "harness/pct_scheduler.hpp"
+#include "harness/tree_estimate.hpp"
 #include "sync/relacy_sync.hpp"  // Relacy, with its macros put away
 
 namespace lfcheck {
+
+using Clock = std::chrono::steady_clock;
+
+// Called after each execution starts, with the executions of this simulation so far.
+struct ExecutionObserver {
+  void (*on_execution)(void* self, std::uint64_t executions) = nullptr;
+  void* self = nullptr;
+};
 
 // Executions of the current simulation, counted by ExecutionTick. Plain fields:
 // one simulation at a time per process, all its fibers on one OS thread.
@@ -54,6 +80,9 @@ struct ExecutionLedger {
   std::uint64_t executions = 0;
   std::uint64_t limit = UINT64_MAX;  // executions allowed; the next one ends the run
   bool limit_hit = false;
+  Clock::time_point deadline = Clock::time_point::max();  // the next execution past it ends the run
+  bool budget_hit = false;
+  ExecutionObserver observer;
 };
 
 inline ExecutionLedger& execution_ledger() {
@@ -69,7 +98,12 @@ struct ExecutionTick {
       l.limit_hit = true;
       rl::ctx().rl_until("lfcheck: execution limit reached", RL_INFO);  // does not return
     }
+    if (l.deadline != Clock::time_point::max() && Clock::now() >= l.deadline) {
+      l.budget_hit = true;
+      rl::ctx().rl_until("lfcheck: time budget reached", RL_INFO);  // does not return
+    }
     ++l.executions;
+    if (l.observer.on_execution) l.observer.on_execution(l.observer.self, l.executions);
   }
 };
 
@@ -80,20 +114,30 @@ struct ExecutionTick {
 enum class SearchKind { sampled, tree };
 
 struct ModelRequest {
-  // Random scheduler: the first iteration sampled (>= 1) and how many (>= 1).
+  // Sampled schedulers (random, pct): the first iteration sampled (>= 1) and how many (>= 1).
   std::uint64_t first_iteration = 1;
   std::uint64_t iterations = 1;
   unsigned context_bound = 2;       // context-bound scheduler
-  std::string initial_state;        // replay: Relacy's "ITERATION scheduler-state" (names the first iteration)
-  std::uint64_t execution_limit = UINT64_MAX;  // replay: 1
-  std::ostream* progress = nullptr;            // Relacy's "P% (i/total)" lines
+  unsigned pct_depth = 3;           // pct scheduler: d
+  // Replay, or a tree search resumed: Relacy's "ITERATION scheduler-state"
+  // (names the first iteration).
+  std::string initial_state;
+  std::uint64_t execution_limit = UINT64_MAX;  // replay: 1; a slice of a tree search
+  Clock::time_point deadline = Clock::time_point::max();  // --max-seconds
+  ExecutionObserver observer;                  // progress
 };
+
+// Why a run ended before its scheduler did.
+enum class Stop { none, limit, budget };
 
 struct ModelOutcome {
   rl::test_result_e result = rl::test_result_success;  // the first run's verdict
   std::uint64_t executions = 0;      // executions the first run performed
   std::uint64_t failing_iteration = 0;  // Relacy's number of the failing iteration
   bool whole_space = false;          // ended by the scheduler, from the root
+  Stop stopped = Stop::none;         // passed so far, but ended by the execution limit or the budget
+  std::string resume_state;          // a stopped tree search: where to go on from
+  double search_fraction = 0;        // a tree search: explored fraction at its end (tree_estimate.hpp)
   bool reproduced = true;            // failing: the re-run failed the same way
   rl::test_result_e rerun_result = rl::test_result_success;
   std::string history;               // Relacy's history of the failing execution
@@ -105,10 +149,48 @@ namespace detail {
 // One call of rl::run_test with a fresh ledger; returns its verdict.
 template <class Test, class Scheduler>
 rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out, bool history,
-                                std::uint64_t limit) {
-  execution_ledger() = ExecutionLedger{0, limit, false};
+                                std::uint64_t limit, Clock::time_point deadline = Clock::time_point::max(),
+                                ExecutionObserver observer = {}) {
+  ExecutionLedger& ledger = execution_ledger();
+  ledger = ExecutionLedger{};
+  ledger.limit = limit;
+  ledger.deadline = deadline;
+  ledger.observer = observer;
+  tree_search_fraction() = 0;
   params.collect_history = history;
   return rl::run_test<Test, Scheduler>(params, state_out, history);
+}
+
+template <class Scheduler>
+struct is_pct : std::false_type {};
+template <rl::thread_id_t n>
+struct is_pct<pct_scheduler<n>> : std::true_type {};
+
+// PCT's k: the longest of a few uncounted executions at depth 1 (no change
+// points), numbered far from any run's iterations. Their verdicts are not kept:
+// they only measure; the run that follows is what checks.
+constexpr std::uint64_t kPctCalibrationExecutions = 8;
+constexpr std::uint64_t kPctCalibrationFirst = 4'290'000'000ull;
+
+template <class Test, class Scheduler>
+std::uint64_t pct_calibrate() {
+  PctSettings& pct = pct_settings();
+  const PctSettings keep = pct;
+  pct.depth = 1;
+  pct.steps = 0;
+  pct.max_steps_seen = 0;
+  rl::test_params params;
+  rl::ostringstream sink, state;
+  params.output_stream = &sink;
+  params.progress_stream = &sink;
+  params.search_type = rl::random_scheduler_type;
+  const std::string first = std::to_string(kPctCalibrationFirst);
+  params.initial_state = first.c_str();
+  params.iteration_count = kPctCalibrationFirst + kPctCalibrationExecutions - 1;
+  simulate_once<Test, Scheduler>(params, state, false, kPctCalibrationExecutions);
+  const std::uint64_t steps = pct.max_steps_seen > 0 ? pct.max_steps_seen : 1;
+  pct = keep;
+  return steps;
 }
 
 }  // namespace detail
@@ -117,9 +199,9 @@ template <class Test, class Scheduler, SearchKind kind>
 ModelOutcome run_model(const ModelRequest& request) {
   rl::test_params params;
   rl::ostringstream history_text;  // raw allocator: Relacy writes it from inside the simulation
-  rl::ostringstream null_progress;
+  rl::ostringstream null_progress;  // Relacy's own "P% (i/total)" lines: progress comes from the observer
   params.output_stream = &history_text;
-  params.progress_stream = request.progress ? request.progress : &null_progress;
+  params.progress_stream = &null_progress;
   params.context_bound = request.context_bound;
   params.search_type = kind == SearchKind::sampled ? rl::random_scheduler_type
                                                    : rl::fair_context_bound_scheduler_type;
@@ -137,16 +219,28 @@ ModelOutcome run_model(const ModelRequest& request) {
     params.initial_state = request.initial_state.c_str();
   }
 
+  if constexpr (detail::is_pct<Scheduler>::value) {
+    // d and k: a replayed state names both (set_state); else the request's d and a calibrated k.
+    pct_settings().depth = request.pct_depth;
+    pct_settings().steps = request.initial_state.empty() ? detail::pct_calibrate<Test, Scheduler>() : 1;
+  }
+
   ModelOutcome o;
   rl::ostringstream state;
-  o.result = detail::simulate_once<Test, Scheduler>(params, state, false, request.execution_limit);
+  o.result = detail::simulate_once<Test, Scheduler>(params, state, false, request.execution_limit,
+                                                    request.deadline, request.observer);
   const ExecutionLedger first_run = execution_ledger();
-  if (first_run.limit_hit) {
-    // Ended by the execution limit after `limit` executions that passed.
+  o.search_fraction = tree_search_fraction();
+  o.executions = first_run.executions;
+  if (first_run.limit_hit || first_run.budget_hit) {
+    // Ended by the execution limit or the budget after executions that passed.
     o.result = rl::test_result_success;
-    o.executions = first_run.limit;
+    o.stopped = first_run.limit_hit ? Stop::limit : Stop::budget;
+    if constexpr (kind == SearchKind::tree) {
+      const auto where = state.str();
+      o.resume_state.assign(where.begin(), where.end());
+    }
   } else {
-    o.executions = first_run.executions;
     o.whole_space = o.result == rl::test_result_success && request.initial_state.empty() &&
                     kind == SearchKind::tree;
   }
@@ -167,13 +261,16 @@ ModelOutcome run_model(const ModelRequest& request) {
   return o;
 }
 
-// The three Relacy schedulers, by lfcheck's names (random, bound, full).
+// The schedulers by lfcheck's names: Relacy's random, context-bound (bound) and
+// full search — the tree searches with their progress estimate — and lfcheck's pct.
 template <class Test>
 ModelOutcome run_model(const std::string& scheduler, const ModelRequest& request) {
   constexpr auto n = Test::params::thread_count;
   if (scheduler == "random") return run_model<Test, rl::random_scheduler<n>, SearchKind::sampled>(request);
-  if (scheduler == "bound") return run_model<Test, rl::context_bound_scheduler<n>, SearchKind::tree>(request);
-  return run_model<Test, rl::full_search_scheduler<n>, SearchKind::tree>(request);
+  if (scheduler == "pct") return run_model<Test, pct_scheduler<n>, SearchKind::sampled>(request);
+  if (scheduler == "bound")
+    return run_model<Test, estimating_scheduler<rl::context_bound_scheduler<n>>, SearchKind::tree>(request);
+  return run_model<Test, estimating_scheduler<rl::full_search_scheduler<n>>, SearchKind::tree>(request);
 }
 
 }  // namespace lfcheck

@@ -1,14 +1,17 @@
 // Progress of a long run on stderr: elapsed time, work done, rate and an ETA when
 // the total is known. One updating line on a terminal; on a pipe or file, a
 // plain line every 10 seconds so CI logs show the run is alive.
+//
+// A search whose total is not known (Relacy's bound and full searches) says so:
+// update_search() prints the executions, elapsed time and rate, and either an
+// estimate of the total — always labelled "estimate", from the explored fraction
+// of harness/tree_estimate.hpp — or "total unknown" while that fraction is too
+// small to mean anything. It never prints an ETA as if the total were known.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <ostream>
-#include <streambuf>
 #include <string>
 #include <unistd.h>
 
@@ -22,12 +25,8 @@ class ProgressLine {
 
   // total == 0: unknown.
   void update(std::uint64_t done, std::uint64_t total) {
-    if (!enabled_) return;
-    const auto now = std::chrono::steady_clock::now();
-    const double since_last = std::chrono::duration<double>(now - last_).count();
-    if (since_last < (tty_ ? 0.25 : 10.0)) return;
-    last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    if (!due()) return;
+    const double elapsed = std::chrono::duration<double>(last_ - start_).count();
     const double rate = elapsed > 0 ? done / elapsed : 0;
     char eta[48] = "";
     if (total > done && rate > 0) std::snprintf(eta, sizeof eta, "  ETA %.0fs", (total - done) / rate);
@@ -39,50 +38,54 @@ class ProgressLine {
     std::fflush(stderr);
     shown_ = true;
   }
+  // A tree search: `done` executions, `fraction` of the tree explored (an
+  // estimate, 0 when nothing is known yet).
+  void update_search(std::uint64_t done, double fraction) {
+    if (!due()) return;
+    const double elapsed = std::chrono::duration<double>(last_ - start_).count();
+    const double rate = elapsed > 0 ? done / elapsed : 0;
+    char guess[128] = "  total unknown";
+    // Below 1e-6 (or before 100 executions) the fraction is mostly the first
+    // branches' luck: an "estimate" from it would be noise presented as a number.
+    if (fraction >= 1e-6 && done >= 100 && fraction < 1) {
+      const double total = done / fraction;
+      char left[16];
+      duration(rate > 0 ? (total - done) / rate : 0, left);
+      std::snprintf(guess, sizeof guess, "  estimate: %.2g%% explored, ~%.2g executions in all, ~%s left",
+                    fraction * 100, total, left);
+    }
+    std::fprintf(stderr, "%s[%s] %llu executions  %.1fs  %.0f/s%s%s", tty_ ? "\r\033[K" : "",
+                 label_.c_str(), static_cast<unsigned long long>(done), elapsed, rate, guess,
+                 tty_ ? "" : "\n");
+    std::fflush(stderr);
+    shown_ = true;
+  }
   void finish() {
     if (enabled_ && tty_ && shown_) std::fprintf(stderr, "\r\033[K");
     shown_ = false;
   }
 
  private:
+  // Whether a line is due now (0.25 s on a terminal, 10 s otherwise); if so, now is the last one.
+  bool due() {
+    if (!enabled_) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.25 : 10.0)) return false;
+    last_ = now;
+    return true;
+  }
+  // <1s, 42s, 17m, 3.2h, 4.1d: a coarse duration (an estimate deserves no more
+  // digits), into buf: no allocation (called from inside a simulation).
+  static void duration(double s, char (&buf)[16]) {
+    if (s < 1) std::snprintf(buf, sizeof buf, "<1s");
+    else if (s < 120) std::snprintf(buf, sizeof buf, "%.0fs", s);
+    else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0fm", s / 60);
+    else if (s < 172800) std::snprintf(buf, sizeof buf, "%.1fh", s / 3600);
+    else std::snprintf(buf, sizeof buf, "%.1fd", s / 86400);
+  }
   std::string label_, unit_;
   bool enabled_, tty_, shown_ = false;
   std::chrono::steady_clock::time_point start_, last_;
-};
-
-// An ostream for Relacy's progress_stream: it writes lines "P% (iter/total)";
-// each one becomes a ProgressLine update.
-class ProgressStream : public std::ostream {
-  class Buf : public std::streambuf {
-   public:
-    explicit Buf(ProgressLine& line) : line_(line) {}
-
-   protected:
-    int overflow(int c) override {
-      // No allocation here: Relacy calls this from inside a simulation.
-      if (c == '\n') {
-        text_[length_] = 0;
-        unsigned long long done = 0, total = 0;
-        const char* open = std::strchr(text_, '(');
-        if (open && std::sscanf(open, "(%llu/%llu)", &done, &total) == 2) line_.update(done, total);
-        length_ = 0;
-      } else if (c != EOF && length_ + 1 < sizeof text_) {
-        text_[length_++] = static_cast<char>(c);
-      }
-      return c;
-    }
-
-   private:
-    ProgressLine& line_;
-    char text_[128] = {};
-    std::size_t length_ = 0;
-  };
-
- public:
-  explicit ProgressStream(ProgressLine& line) : std::ostream(nullptr), buf_(line) { rdbuf(&buf_); }
-
- private:
-  Buf buf_;
 };
 
 }  // namespace lfcheck

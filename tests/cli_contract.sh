@@ -20,7 +20,7 @@ expect() {  # expect STATUS DESCRIPTION -- command...
 expect 0 "lfcheck --help" -- "$lfcheck" --help
 expect 2 "no command" -- "$lfcheck"
 expect 2 "unknown command" -- "$lfcheck" frobnicate
-for c in run test model stress props faults mutants replay bench; do
+for c in run test model stress props faults mutants replay bench merge; do
   expect 0 "$c --help" -- "$lfcheck" $c --help
 done
 expect 2 "model: unknown structure" -- "$lfcheck" model nosuch
@@ -30,6 +30,10 @@ expect 2 "model: bad scheduler" -- "$lfcheck" model treiber --scheduler dfs
 expect 2 "model: unknown fault" -- "$lfcheck" model treiber --fault nosuch
 expect 2 "model: unknown option" -- "$lfcheck" model --frob
 expect 2 "model: missing value" -- "$lfcheck" model treiber --bound
+expect 2 "model: bad shard" -- "$lfcheck" model treiber --shard 3/3
+expect 2 "model: depth 0" -- "$lfcheck" model treiber --scheduler pct --depth 0
+expect 2 "model: bad budget" -- "$lfcheck" model treiber --max-seconds -1
+expect 2 "merge: no file" -- "$lfcheck" merge
 expect 2 "stress: threads 0" -- "$lfcheck" stress treiber --threads 0
 expect 2 "stress: ops and duration" -- "$lfcheck" stress treiber --ops 10 --duration 1
 expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory

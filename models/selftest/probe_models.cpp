@@ -9,14 +9,21 @@
 //            SCENARIO (exit 1), never pass;
 //   order    with fault probe.thread1_first, fails whenever thread 1 wins the race:
 //            a deterministic failure part-way through a tree search, whose replay
-//            file, edited to the correct code, resumes the search off its root.
+//            file, edited to the correct code, resumes the search off its root;
+//   window   with fault probe.read_in_window, fails when thread 1's one read falls
+//            between thread 0's 10th and 11th store: a bug of depth 2 (two
+//            ordering constraints), which PCT at depth 2 hits with probability
+//            about 1/(2k) per execution and never at depth 1 (no change point);
+//   endless  two threads of 40 increments each: a tree no search finishes, for
+//            --max-seconds ("stopped at budget", never pass) and the progress
+//            line of a search with no known total.
 #include <cstdio>
 
 #include "harness/model_registry.hpp"
 
 namespace lfcheck {
 
-enum class ProbeFault { none, thread1_first };
+enum class ProbeFault { none, thread1_first, read_in_window };
 
 template <>
 struct FaultTraits<ProbeFault> {
@@ -24,6 +31,8 @@ struct FaultTraits<ProbeFault> {
   static constexpr FaultInfo<ProbeFault> catalogue[] = {
       {ProbeFault::thread1_first, "probe.thread1_first",
        "order's check fails whenever thread 1 claims the flag first", "", "model"},
+      {ProbeFault::read_in_window, "probe.read_in_window",
+       "window's check fails when thread 1 reads between thread 0's 10th and 11th store", "", "model"},
   };
 };
 
@@ -86,9 +95,46 @@ struct Order : ScenarioBase {
   }
 };
 
+template <class Sync, ProbeFault F>
+struct Window : ScenarioBase {
+  static constexpr const char* name = "window";
+  static constexpr const char* description = "a depth-2 window: one read between two given stores (runner self-test)";
+  static constexpr unsigned threads = 2;
+  static constexpr int kStores = 20;
+  typename Sync::template atomic<int> counter{0};
+  int seen = -1;  // thread 1's read, checked in after() (after the join)
+  void thread(unsigned i) {
+    // seq_cst: the read sees the latest store, so what it sees is a function of the
+    // interleaving alone (no weak-memory choice), which is what this probe measures.
+    if (i == 0)
+      for (int v = 1; v <= kStores; ++v) counter.store(v, std::memory_order_seq_cst);
+    else
+      seen = counter.load(std::memory_order_seq_cst);
+  }
+  void after() {
+    if constexpr (F == ProbeFault::read_in_window)
+      Sync::check(seen != 10, "thread 1 read between thread 0's 10th and 11th store");
+  }
+};
+
+template <class Sync, ProbeFault F>
+struct Endless : ScenarioBase {
+  static constexpr const char* name = "endless";
+  static constexpr const char* description = "a tree no search finishes (runner self-test)";
+  static constexpr unsigned threads = 2;
+  static constexpr bool full_search = true;
+  typename Sync::template atomic<int> x{0};
+  // Relaxed: a counter; only the interleavings matter.
+  void thread(unsigned) {
+    for (int k = 0; k != 40; ++k) x.fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
 LFCHECK_MODEL(ProbeFault, Counted);
 LFCHECK_MODEL(ProbeFault, Flaky);
 LFCHECK_MODEL(ProbeFault, Order);
+LFCHECK_MODEL(ProbeFault, Window);
+LFCHECK_MODEL(ProbeFault, Endless);
 
 }  // namespace probe_models
 }  // namespace lfcheck
