@@ -123,7 +123,7 @@ inline LinOutcome to_lin_outcome(const ModelOutcome& m, const char* scheduler) {
   out.history = m.history;
   out.state = m.state;
   if (!m.reproduced) {
-    out.failure = std::string("NONDETERMINISTIC SCENARIO (") + rl::test_result_str(m.result) +
+    out.failure = std::string("NONDETERMINISTIC SCENARIO (") + failure_words(m) +
                   ", then on re-run " + rl::test_result_str(m.rerun_result) + ")";
   } else {
     // Relacy's words with the check's own text, e.g. "USER ASSERT FAILED (NOT LINEARIZABLE: ...)".

@@ -138,6 +138,18 @@ void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const s
   std::printf("replay: ./lfcheck replay %s.replay\n", stem.c_str());
 }
 
+// Where a crash happened: the crashing thread's stack, the project's frames first.
+void print_crash(const CrashReport& c) {
+  std::printf("\n%s", c.desc.c_str());
+  if (c.signal == SIGSEGV || c.signal == SIGBUS) std::printf(", touching address 0x%llx", static_cast<unsigned long long>(c.address));
+  if (const CrashFrame* site = c.site())
+    std::printf("\n  at %s:%u in %s", project_path(site->file).c_str(), site->line, site->function.c_str());
+  std::printf("\ncrashing thread's stack (innermost first; also in the history file):\n");
+  for (auto& f : c.stack)
+    std::printf("  %s  %s\n", f.function.c_str(),
+                f.file.empty() ? f.object.c_str() : (project_path(f.file) + ":" + std::to_string(f.line)).c_str());
+}
+
 // A failure that did not happen again when its execution was re-run alone.
 void report_nondeterministic(const RunRecord& r, const ModelEntry& e, const Options& o,
                              const ModelOutcome& outcome) {
@@ -147,7 +159,7 @@ void report_nondeterministic(const RunRecord& r, const ModelEntry& e, const Opti
               "global state, or values of addresses in the scenario or the structure.\n",
               e.structure.c_str(), e.scenario.c_str(), r.get("scheduler").c_str(),
               o.fault.empty() ? "" : (", fault " + o.fault).c_str(),
-              static_cast<unsigned long long>(outcome.failing_iteration), rl::test_result_str(outcome.result),
+              static_cast<unsigned long long>(outcome.failing_iteration), failure_words(outcome).c_str(),
               outcome.rerun_result == rl::test_result_success ||
                       outcome.rerun_result == rl::test_result_until_condition_hit
                   ? "passed"
@@ -239,15 +251,16 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   if (!o.fault.empty()) r.str("fault", o.fault);
   if (!o.replay.empty()) r.str("replay_of", o.replay);
   if (!passed) {
-    r.failure = rl::test_result_str(outcome.result);
+    r.failure = failure_words(outcome);
     if (!outcome.reproduced) {
       r.failure = "NONDETERMINISTIC SCENARIO";
-      r.str("first_failure", rl::test_result_str(outcome.result));
+      r.str("first_failure", failure_words(outcome));
     }
     r.str("failure", r.failure);
     if (outcome.reproduced) {
       r.details = outcome.history;
       report_failure(r, e, o, outcome.state);
+      if (outcome.crash.signal) print_crash(outcome.crash);
     } else {
       r.details = "the failure did not reproduce when its execution was re-run alone";
       report_nondeterministic(r, e, o, outcome);

@@ -51,6 +51,10 @@
 // rl::scheduler), passed to rl::run_test<Test, Scheduler> — the extension point for
 // other search strategies.
 //
+//  - A signal in scenario code (SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT) ends its
+//    execution as a failure like any other (harness/model_crash.hpp): `crash` says
+//    which, failure_words() gives "CRASH: SIGFPE", and the re-run must crash alike.
+//
 // Cost: one simulation; on a failure, one more execution.
 #pragma once
 
@@ -62,6 +66,7 @@
 
 #include "harness/pct_scheduler.hpp"
 #include "harness/tree_estimate.hpp"
+#include "harness/model_crash.hpp"
 #include "sync/relacy_sync.hpp"  // Relacy, with its macros put away
 
 namespace lfcheck {
@@ -142,7 +147,13 @@ struct ModelOutcome {
   rl::test_result_e rerun_result = rl::test_result_success;
   std::string history;               // Relacy's history of the failing execution
   std::string state;                 // the failing execution's state (replay file)
+  CrashReport crash;                 // a crash (signal != 0): what and where
 };
+
+// The checker's words for a failing outcome: Relacy's, or "CRASH: SIGFPE".
+inline std::string failure_words(const ModelOutcome& o) {
+  return o.crash.signal ? o.crash.words : rl::test_result_str(o.result);
+}
 
 namespace detail {
 
@@ -158,6 +169,7 @@ rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out
   ledger.observer = observer;
   tree_search_fraction() = 0;
   params.collect_history = history;
+  CrashGuard crash_guard;  // a signal in scenario code fails the execution (model_crash.hpp)
   return rl::run_test<Test, Scheduler>(params, state_out, history);
 }
 
@@ -230,6 +242,7 @@ ModelOutcome run_model(const ModelRequest& request) {
   o.result = detail::simulate_once<Test, Scheduler>(params, state, false, request.execution_limit,
                                                     request.deadline, request.observer);
   const ExecutionLedger first_run = execution_ledger();
+  const CrashRecord first_crash = crash_record();
   o.search_fraction = tree_search_fraction();
   o.executions = first_run.executions;
   if (first_run.limit_hit || first_run.budget_hit) {
@@ -254,10 +267,13 @@ ModelOutcome run_model(const ModelRequest& request) {
   params.initial_state = o.state.c_str();
   if constexpr (kind == SearchKind::sampled) params.iteration_count = o.failing_iteration;
   o.rerun_result = detail::simulate_once<Test, Scheduler>(params, unused, true, 1);
+  const CrashRecord rerun_crash = crash_record();
   o.reproduced = !execution_ledger().limit_hit && o.rerun_result == o.result &&
-                 params.stop_iteration == o.failing_iteration;
+                 params.stop_iteration == o.failing_iteration && rerun_crash.signal == first_crash.signal &&
+                 rerun_crash.pc == first_crash.pc;
+  o.crash = resolve_crash(first_crash.signal ? (rerun_crash.signal ? rerun_crash : first_crash) : CrashRecord{});
   const auto text = history_text.str();
-  o.history.assign(text.begin(), text.end());
+  o.history = crash_history(std::string(text.begin(), text.end()), o.crash);
   return o;
 }
 

@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unistd.h>
 
@@ -21,7 +23,7 @@ class ProgressLine {
  public:
   ProgressLine(std::string label, bool enabled, std::string unit = "iterations")
       : label_(std::move(label)), unit_(std::move(unit)), enabled_(enabled),
-        tty_(isatty(STDERR_FILENO) != 0), start_(std::chrono::steady_clock::now()), last_(start_) {}
+        tty_(isatty(STDERR_FILENO) != 0 || std::getenv("LFCHECK_STDERR_TTY") != nullptr), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
   // total == 0: unknown.
   void update(std::uint64_t done, std::uint64_t total) {

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <random>
 #include <set>
 #include <string>
@@ -27,7 +28,9 @@
 #include "harness/replay_file.hpp"
 #include "harness/report.hpp"
 #include "harness/sanitizer.hpp"
+#include "harness/sanitizer_report.hpp"
 #include "harness/stress_registry.hpp"
+#include "harness/stress_supervisor.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -44,14 +47,16 @@ options:
   --ops N           operation budget per workload (default 2000000 if no --duration);
                     a litmus workload (a model scenario on real threads) runs N/100
                     executions and reports executions
-  --duration S      run for about S seconds in all instead: the time is shared
-                    evenly by the workloads that run
+  --duration S      run for S seconds in all instead (rounds end early at the
+                    deadline): the time left is shared evenly by the workloads
+                    still to run
   --seed S          seed (default: random, printed)
   --fault F         run the variant with seeded fault F
   --artifacts DIR   where a failure's table, trace and replay file go (default:
                     $LFCHECK_ARTIFACTS or ${TMPDIR:-/tmp}/lfcheck-artifacts)
   --hang-seconds S  a run that completes no round for S seconds is a HANG: the
-                    run fails with its replay line (default 60)
+                    run fails with its replay line (default: a quarter of
+                    --duration, at least 5 and at most 60; 60 with --ops)
   --json FILE       write {"runs":[...]} (DESIGN §6)
   --junit FILE      write JUnit XML
   --first-failure   stop after the first failing workload
@@ -71,7 +76,8 @@ or a run that did no work (0 operations: it checked nothing)
 )";
 
 struct Options {
-  double hang_seconds = 60;
+  double hang_seconds = 0;       // 0: from the budget (see --help)
+  double nominal_share = 0;      // --duration / workloads: what a replay asks per workload
   std::string structure, fault, json, junit, artifacts;
   std::string workload;  // only this workload ("lin.*": every workload named lin.something)
   StressOptions run;
@@ -92,12 +98,12 @@ std::string replay_line(const Options& o, const std::string& structure) {
   std::string line = "./lfcheck stress " + structure + " --threads " + std::to_string(o.run.threads);
   if (o.run.ops) line += " --ops " + std::to_string(o.run.ops);
   else {
-    // o.run.duration is each workload's share; the replay runs this structure's
-    // workloads only, so it asks for their shares' sum.
+    // Each workload's nominal share; the replay runs this structure's workloads
+    // only, so it asks for their shares' sum.
     std::size_t workloads = 0;
     for (auto& e : stress_registry()) workloads += e.structure == structure && workload_matches(o.workload, e.workload);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", o.run.duration * static_cast<double>(workloads));
+    std::snprintf(buf, sizeof buf, "%g", o.nominal_share * static_cast<double>(workloads));
     line += std::string(" --duration ") + buf;
   }
   line += " --seed " + std::to_string(o.run.seed);
@@ -132,6 +138,9 @@ RunRecord record(const Options& o, const StressEntry& e, std::uint64_t ops, doub
   return r;
 }
 
+void write_history_views(const std::string& stem, const std::vector<std::vector<RecordedOp>>& history,
+                         const std::string& title);
+
 // Writes the replay file (and, when the rings are readable, the recent history
 // as table and trace); returns the replay file's path or "".
 std::string write_artifacts(const Options& o, const StressEntry& e, const std::string& failure,
@@ -144,7 +153,16 @@ std::string write_artifacts(const Options& o, const StressEntry& e, const std::s
   replay.set("fault", o.fault).set("failure", failure).set("seed", std::to_string(o.run.seed));
   replay.set("command", replay_line(o, e.structure));
   replay.write(stem + ".replay");
-  if (history) {
+  if (history) write_history_views(stem, *history, e.structure + "/" + e.workload + " seed " + std::to_string(o.run.seed) + ": " + failure);
+  return stem + ".replay";
+}
+
+// The per-thread table (stem.table.txt, its tail on the terminal) and the trace
+// (stem.trace.json) of the rings' last operations.
+void write_history_views(const std::string& stem, const std::vector<std::vector<RecordedOp>>& history_rings,
+                         const std::string& title) {
+  const auto* history = &history_rings;
+  {
     std::vector<Step> rows, spans;
     for (std::size_t t = 0; t < history->size(); ++t) {
       for (const RecordedOp& op : (*history)[t]) {
@@ -174,8 +192,7 @@ std::string write_artifacts(const Options& o, const StressEntry& e, const std::s
     const int threads = static_cast<int>(history->size());
     const std::string table = render_thread_table(rows, threads, threads <= 4 ? 36 : 28);
     std::ofstream(stem + ".table.txt") << table;
-    write_trace(stem + ".trace.json", spans, threads,
-                e.structure + "/" + e.workload + " seed " + std::to_string(o.run.seed) + ": " + failure);
+    write_trace(stem + ".trace.json", spans, threads, title);
     // The tail of the table on the terminal: the last moments before the failure.
     std::istringstream lines(table);
     std::vector<std::string> all;
@@ -186,7 +203,6 @@ std::string write_artifacts(const Options& o, const StressEntry& e, const std::s
       if (i < 2 || i + 24 >= all.size()) std::printf("    %s\n", all[i].c_str());
     std::printf("  trace: %s.trace.json (ui.perfetto.dev or chrome://tracing)\n", stem.c_str());
   }
-  return stem + ".replay";
 }
 
 // What to write if the process dies during a run (sanitizer report, signal):
@@ -198,11 +214,12 @@ struct DeathPlan {
   std::string json_path, json_before_seconds, json_after_seconds;
   std::string junit_path, junit_text;
   std::string replay_path, replay_text;
+  std::string rings_path;  // the rings, as text, for the supervisor to render
   std::chrono::steady_clock::time_point start;
   std::atomic<bool> armed{false};
 } death;
 
-void write_all(int fd, const std::string& text) {
+LFCHECK_NOT_SANITIZED void write_all(int fd, const std::string& text) {
   const char* p = text.data();
   std::size_t left = text.size();
   while (left > 0) {
@@ -213,7 +230,7 @@ void write_all(int fd, const std::string& text) {
   }
 }
 
-void write_file(const std::string& path, const std::string& a, const char* b = "", const std::string& c = "") {
+LFCHECK_NOT_SANITIZED void write_file(const std::string& path, const std::string& a, const char* b = "", const std::string& c = "") {
   if (path.empty()) return;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return;
@@ -269,6 +286,7 @@ void prepare_death_plan(const Options& o, const StressEntry& e, const std::vecto
     buf << in.rdbuf();
     death.replay_text = buf.str();
     std::remove(tmp.c_str());
+    death.rings_path = death.replay_path.substr(0, death.replay_path.size() - 7) + ".rings";
   }
   death.message = "\nlfcheck stress: " + e.structure + "/" + e.workload + " FAILED (" + failure +
                   ", see the report above)\nreplay: " + replay + "\n" +
@@ -277,9 +295,14 @@ void prepare_death_plan(const Options& o, const StressEntry& e, const std::vecto
   death.armed.store(true, std::memory_order_release);
 }
 
+// The run in progress (its rings are dumped if the process dies).
+StressRun* current_run = nullptr;
+
 // Called by the sanitizer runtime before it exits on a report, and by the signal
-// handler: records the run as failed, with its replay line. Runs at most once.
-void on_death() {
+// handler: records the run as failed, with its replay line and its rings (for the
+// supervisor's table and trace). Runs at most once. Not instrumented (nor are the
+// writers it calls): it runs inside the sanitizer's report, whose locks it must not need.
+LFCHECK_NOT_SANITIZED void on_death() {
   if (!death.armed.exchange(false, std::memory_order_acq_rel)) return;
   write_all(STDERR_FILENO, death.message);
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -294,6 +317,65 @@ void on_death() {
   if (!death.json_path.empty()) write_file(death.json_path, death.json_before_seconds, p, death.json_after_seconds);
   if (!death.junit_path.empty()) write_file(death.junit_path, death.junit_text);
   if (!death.replay_path.empty()) write_file(death.replay_path, death.replay_text);
+  if (current_run && !death.rings_path.empty()) {
+    const int fd = ::open(death.rings_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      current_run->dump_rings(fd);
+      ::close(fd);
+    }
+  }
+}
+
+// The supervisor's part after a run a sanitizer ended (harness/stress_supervisor.hpp):
+// the short report (stem.report.txt) from the captured stderr, and the table and
+// trace from the rings the death callback dumped.
+void after_sanitizer_death(const std::string& captured, int) {
+  const std::string report = short_sanitizer_report(captured);
+  const std::string marker = "replay file: ./lfcheck replay ";
+  const auto at = captured.rfind(marker);
+  if (report.empty() || at == std::string::npos) return;
+  const auto end = captured.find('\n', at);
+  const std::string replay_path = captured.substr(at + marker.size(), end == std::string::npos ? std::string::npos : end - at - marker.size());
+  if (replay_path.size() < 8 || replay_path.compare(replay_path.size() - 7, 7, ".replay") != 0) return;
+  const std::string stem = replay_path.substr(0, replay_path.size() - 7);
+  std::ofstream(stem + ".report.txt") << report << "\n(cut from the sanitizer's report of " << captured.size()
+                                      << " bytes on the run's stderr: first report, project frames, short names)\n";
+  std::fprintf(stderr, "  report: %s.report.txt (the first report, short)\n", stem.c_str());
+  std::ifstream rings(stem + ".rings");
+  if (!rings) return;
+  std::vector<std::vector<RecordedOp>> history;
+  std::deque<std::string> names;  // the rings' operation names (stable addresses)
+  for (std::string line; std::getline(rings, line);) {
+    if (line.rfind("threads ", 0) == 0) {
+      history.resize(std::min<std::size_t>(std::strtoul(line.c_str() + 8, nullptr, 10), 4096));
+      continue;
+    }
+    std::istringstream in(line);
+    unsigned thread = 0;
+    unsigned long long begin_ns = 0, end_ns = 0, argument = 0;
+    long long result = 0;
+    std::string name;
+    if (!(in >> thread >> begin_ns >> end_ns >> name >> argument >> result) || thread > 4096) continue;
+    if (history.size() <= thread) history.resize(thread + 1);
+    // END_NS 0: the operation the thread was running when the process died.
+    names.push_back((name == "-" ? std::string("op") : name) + (end_ns == 0 ? "[running]" : ""));
+    RecordedOp op;
+    op.begin_us = static_cast<double>(begin_ns) / 1000;
+    op.end_us = end_ns == 0 ? op.begin_us : static_cast<double>(end_ns) / 1000;
+    op.name = names.back().c_str();
+    op.argument = argument;
+    op.result = result;
+    history[thread].push_back(op);
+  }
+  rings.close();
+  if (!std::getenv("LFCHECK_KEEP_RINGS")) std::remove((stem + ".rings").c_str());
+  ReplayFile replay;
+  replay.read(replay_path);
+  std::fflush(stdout);
+  write_history_views(stem, history,
+                      replay.get("structure") + "/" + replay.get("workload") + " seed " + replay.get("seed") + ": " +
+                          replay.get("failure"));
+  std::fflush(stdout);
 }
 
 void on_signal(int) {
@@ -312,7 +394,8 @@ class HangWatchdog {
                const std::vector<RunRecord>& finished)
       : thread_([this, &o, &e, &run, &finished] {
           std::uint64_t last = run.heartbeats();
-          auto since = std::chrono::steady_clock::now();
+          const auto started = std::chrono::steady_clock::now();
+          auto since = started;
           std::unique_lock<std::mutex> lock(mutex_);
           while (!done_) {
             cv_.wait_for(lock, std::chrono::milliseconds(200));
@@ -324,10 +407,11 @@ class HangWatchdog {
             } else if (std::chrono::duration<double>(now - since).count() > o.hang_seconds) {
               death.armed.store(false, std::memory_order_release);  // this report replaces it
               char what[96];
-              std::snprintf(what, sizeof what, "HANG (no round completed for %.0f s)", o.hang_seconds);
+              std::snprintf(what, sizeof what, "HANG (no round completed for %g s)", o.hang_seconds);
               std::fprintf(stderr, "\nlfcheck stress: %s/%s: %s\n", e.structure.c_str(), e.workload.c_str(), what);
               auto runs = finished;
-              runs.push_back(record(o, e, run.heartbeats(), o.hang_seconds, what));
+              // The time the run really took, not the window.
+              runs.push_back(record(o, e, run.heartbeats(), std::chrono::duration<double>(now - started).count(), what));
               if (!o.json.empty()) write_runs_json(o.json, runs);
               if (!o.junit.empty()) write_junit(o.junit, "lfcheck.stress", runs, {"workload"});
               const std::string file = write_artifacts(o, e, what, nullptr);
@@ -356,7 +440,6 @@ class HangWatchdog {
 
 // A failed Sync::check inside a structure or workload: the run's failure, with
 // its replay line, instead of an abort the sanitizer builds would not record.
-StressRun* current_run = nullptr;
 void on_check_failed(const char* what) {
   if (current_run) current_run->fail(std::string("ASSERT: ") + what);
 }
@@ -433,6 +516,10 @@ int main_impl(int argc, char** argv) {
   if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
     cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
 
+  // A sanitizer ends the process on a report: a supervisor process then writes the
+  // table, trace and short report the dying runner cannot (stress_supervisor.hpp).
+  if (std::strcmp(kSanitizerName, "none") != 0) supervise(after_sanitizer_death);
+
   if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
   // The seed first, before anything can go wrong.
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.run.seed));
@@ -446,12 +533,18 @@ int main_impl(int argc, char** argv) {
     if (std::strcmp(kSanitizerName, "none") == 0 || sig == SIGABRT) std::signal(sig, on_signal);
   StdSync::check_failure_handler().store(&on_check_failed, std::memory_order_release);
 
-  if (o.run.duration > 0) {
-    // --duration is the whole run's time: each workload that runs gets an equal share.
-    std::size_t to_run = 0;
-    for (auto* e : selected) to_run += o.fault.empty() || is_known_fault(e->structure, o.fault);
-    if (to_run > 1) o.run.duration /= static_cast<double>(to_run);
-  }
+  // --duration is the whole run's time: before each workload, the time left is
+  // shared evenly by the workloads still to run (so one that overran costs the
+  // others, not the deadline).
+  std::size_t to_run = 0;
+  for (auto* e : selected) to_run += o.fault.empty() || is_known_fault(e->structure, o.fault);
+  const double total_duration = o.run.duration;
+  const auto run_deadline = std::chrono::steady_clock::now() +
+                            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(total_duration));
+  if (total_duration > 0) o.nominal_share = o.run.nominal_duration = total_duration / static_cast<double>(to_run ? to_run : 1);
+  if (o.hang_seconds <= 0) o.hang_seconds = total_duration > 0 ? std::clamp(total_duration / 4, 5.0, 60.0) : 60.0;
+  o.run.hang_seconds = o.hang_seconds;
 
   bool all_passed = true;
   for (auto* e : selected) {
@@ -459,6 +552,12 @@ int main_impl(int argc, char** argv) {
       // With a fault, only the structure that owns it runs.
       if (!is_known_fault(e->structure, o.fault)) continue;
     }
+    if (total_duration > 0) {
+      // At least 10 ms: a workload that runs gets to do some work (run_rounds runs a round anyway).
+      const double left = std::chrono::duration<double>(run_deadline - std::chrono::steady_clock::now()).count();
+      o.run.duration = std::max(left / static_cast<double>(to_run), 0.01);
+    }
+    if (to_run) --to_run;
     prepare_death_plan(o, *e, runs);
     const auto start = std::chrono::steady_clock::now();
     StressRun run(o.run, "stress " + e->structure + "/" + e->workload);

@@ -8,6 +8,15 @@
 // The barrier is a mutex and a condition variable, so the quiescent check is
 // ordered after every operation of the round for TSan and for the C++ model.
 //
+// Deadline (--duration): every thread reads the clock after each operation (the
+// ring's time stamp) and ends its round early once the run's time is up, so a
+// run stops within about one operation of its budget however slow the rounds
+// are (a blocking protocol on a loaded machine made a 10 s share run 29 s). The
+// round is then closed as usual (barrier, quiescent check) and ops_done counts
+// the operations actually done, not whole rounds. An operation must therefore
+// never wait for a later operation of another thread, and what a thread holds
+// across operations it gives back in its last_of_round() operation.
+//
 // Budget phases: half_spent(thread) tells a workload that changes phase halfway
 // (timers: a worker shuts down) that half of the budget is spent — the calling
 // thread's own share of an --ops budget, or half the --duration since run_rounds
@@ -20,11 +29,15 @@
 // kRingSize of each thread in a ring (two clock reads and a 40-byte write per
 // operation: cheap enough to leave on). A workload names the operation it just
 // did with describe(thread, "pop", value, result). After a failure the rings
-// become the per-thread table and the trace of the last moments before it.
+// become the per-thread table and the trace of the last moments before it. When a
+// sanitizer ends the process, dump_rings() writes them as text from the death
+// callback (raw write(2), no allocation, not instrumented: the other threads are
+// still writing them) and the supervisor renders them (harness/stress_supervisor.hpp).
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -34,16 +47,34 @@
 #include <utility>
 #include <vector>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "harness/progress.hpp"
+
+// Code that runs inside a sanitizer's report while the process dies (the ring
+// dump): no instrumentation at all (clang's disable_sanitizer_instrumentation: not
+// even function entry/exit), so it neither starts a second report nor waits for a
+// lock the report holds.
+#if defined(__has_attribute)
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define LFCHECK_NOT_SANITIZED __attribute__((disable_sanitizer_instrumentation))
+#endif
+#endif
+#ifndef LFCHECK_NOT_SANITIZED
+#define LFCHECK_NOT_SANITIZED __attribute__((no_sanitize("thread", "address", "undefined")))
+#endif
 
 namespace lfcheck {
 
 struct StressOptions {
   unsigned threads = 4;
   std::uint64_t ops = 0;   // operation budget (0: use duration)
-  double duration = 0;     // seconds (0: use ops)
+  double duration = 0;     // seconds (0: use ops): this workload's share of --duration
+  double nominal_duration = 0;  // --duration / workloads: what a replay line asks for
   std::uint64_t seed = 0;
   bool progress = true;
+  double hang_seconds = 0;  // the runner's no-progress window (a workload's own watchdog uses it too)
   // The lin.scenarios workload (harness/lin_stress.hpp): how many generated
   // scenarios (0: as many as the budget allows) and their shape.
   std::uint64_t lin_scenarios = 0;
@@ -89,6 +120,76 @@ class StressRun {
     return out;
   }
 
+  // Writes every ring to fd: a line "threads N", then lines "THREAD BEGIN_NS END_NS
+  // NAME ARGUMENT RESULT", oldest first, each thread's last one the operation it was
+  // running (END_NS 0); NAME without blanks, "-" if the operation named none yet.
+  // Called from a sanitizer's death callback, inside its report (its locks held):
+  // async-signal-safe (no allocation, raw write(2)) and without any sanitizer
+  // instrumentation — no lambdas or calls, since an instrumented access or function
+  // entry there can wait for a lock the report holds (seen: a TSan trace switch).
+  // Entries being written by other threads may be torn.
+  LFCHECK_NOT_SANITIZED void dump_rings(int fd) const {
+    static char buf[1 << 15];
+    static char digits[24];
+    std::size_t len = 0;
+    const Ring* rings = ring_base_;
+    const std::size_t count = ring_count_;
+    const char* header = "threads ";
+    while (*header) buf[len++] = *header++;
+    {  // count, in decimal
+      unsigned long long v = count;
+      int n = 0;
+      do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+      while (n) buf[len++] = digits[--n];
+    }
+    buf[len++] = '\n';
+    for (std::size_t t = 0; t < count; ++t) {
+      const std::uint64_t next = rings[t].next;  // slot next % kRingSize: the running operation
+      for (std::uint64_t i = next >= kRingSize ? next - kRingSize + 1 : 0; i <= next; ++i) {
+        const RecordedOp& r = rings[t].slots[i % kRingSize];
+        if (i == next && !(r.begin_us > 0)) break;  // not started
+        if (len > sizeof buf - 200) {
+          for (std::size_t done = 0; done < len;) {
+            const long w = ::syscall(SYS_write, fd, buf + done, len - done);
+            if (w <= 0) break;
+            done += static_cast<std::size_t>(w);
+          }
+          len = 0;
+        }
+        const unsigned long long fields[3] = {
+            t, static_cast<unsigned long long>(r.begin_us > 0 ? r.begin_us * 1000 : 0),
+            static_cast<unsigned long long>(i != next && r.end_us > 0 ? r.end_us * 1000 : 0)};
+        for (unsigned f = 0; f < 3; ++f) {
+          unsigned long long v = fields[f];
+          int n = 0;
+          do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+          while (n) buf[len++] = digits[--n];
+          buf[len++] = ' ';
+        }
+        const char* name = r.name;
+        if (!name || !*name) buf[len++] = '-';
+        for (int k = 0; name && name[k] && k < 48; ++k) buf[len++] = name[k] == ' ' ? '_' : name[k];
+        const bool negative = r.result < 0;
+        const unsigned long long tail[2] = {
+            r.argument, negative ? 0ull - static_cast<unsigned long long>(r.result) : static_cast<unsigned long long>(r.result)};
+        for (unsigned f = 0; f < 2; ++f) {
+          buf[len++] = ' ';
+          if (f == 1 && negative) buf[len++] = '-';
+          unsigned long long v = tail[f];
+          int n = 0;
+          do digits[n++] = static_cast<char>('0' + v % 10); while ((v /= 10) != 0);
+          while (n) buf[len++] = digits[--n];
+        }
+        buf[len++] = '\n';
+      }
+    }
+    for (std::size_t done = 0; done < len;) {
+      const long w = ::syscall(SYS_write, fd, buf + done, len - done);
+      if (w <= 0) break;
+      done += static_cast<std::size_t>(w);
+    }
+  }
+
   explicit StressRun(const StressOptions& options, std::string label)
       : options_(options), progress_(std::move(label), options.progress, "ops") {}
 
@@ -119,6 +220,11 @@ class StressRun {
   }
   const char* unit() const { return unit_; }
 
+  // Whether the operation `thread` is performing is its last of this round (call
+  // from inside op): a workload that holds something across operations gives it
+  // back then, since the round may end early (the deadline, see the top).
+  bool last_of_round(unsigned thread) const { return rings_[thread].last; }
+
   // Whether half the budget is spent (see the top). Called from inside op by
   // `thread`: it reads that thread's own operation count, or the clock.
   bool half_spent(unsigned thread) const {
@@ -146,9 +252,14 @@ class StressRun {
     bool stop = false;               // guarded by mutex_
     std::uint64_t generation = 0;    // guarded by mutex_
     unsigned waiting = 0;            // guarded by mutex_
+    std::uint64_t round_sum = 0;     // guarded by mutex_: operations done in this round
     std::condition_variable round_done;
+    // --duration: microseconds after `start` at which every thread ends its round.
+    const double deadline_us = options_.ops ? HUGE_VAL : options_.duration * 1e6;
 
     rings_.assign(n, Ring{});
+    ring_base_ = rings_.data();  // for dump_rings, which may call nothing
+    ring_count_ = rings_.size();
     auto us_since_start = [start] {
       return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     };
@@ -157,19 +268,28 @@ class StressRun {
       std::uint64_t my_generation = 0;
       Ring& ring = rings_[thread];
       for (;;) {
-        for (std::uint64_t i = 0; i < round_ops; ++i) {
+        for (std::uint64_t done = 0;;) {
           RecordedOp& slot = ring.slots[ring.next % kRingSize];
           slot.name = nullptr;
           slot.begin_us = us_since_start();
+          // The round's last operation: its share is done, or time is up.
+          ring.last = done + 1 >= round_ops || slot.begin_us >= deadline_us;
           op(thread, rng);
           slot.end_us = us_since_start();
           ++ring.next;
+          ++done;
+          if (ring.last) {
+            std::lock_guard<std::mutex> lock(mutex_);
+            round_sum += done;
+            break;
+          }
         }
         std::unique_lock<std::mutex> lock(mutex_);
         if (++waiting == n) {
           // Last to arrive: every other thread is blocked here, the round is quiescent.
           waiting = 0;
-          ops_done_ += round_ops * n;
+          ops_done_ += round_sum;
+          round_sum = 0;
           heartbeat();
           lock.unlock();
           at_quiescence();
@@ -199,8 +319,11 @@ class StressRun {
   struct alignas(64) Ring {
     RecordedOp slots[kRingSize];
     std::uint64_t next = 0;  // operations recorded so far
+    bool last = false;       // the operation running is the thread's last of the round
   };
   std::vector<Ring> rings_;
+  const Ring* ring_base_ = nullptr;  // rings_'s storage and size, read by dump_rings
+  std::size_t ring_count_ = 0;
   const StressOptions& options_;
   ProgressLine progress_;
   std::mutex mutex_;

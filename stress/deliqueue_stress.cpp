@@ -69,7 +69,7 @@ struct DeliStress {
     auto q = std::make_unique<Queue>();
 
     struct alignas(64) Producer {
-      std::uint64_t posted = 0, accepted = 0, ops_in_round = 0;
+      std::uint64_t posted = 0, accepted = 0;
       bool refused = false;
     };
     std::vector<Producer> producers(n);
@@ -121,10 +121,7 @@ struct DeliStress {
         delete r;
       }
       // Relaxed: only a hint for the Looper's choice between parking and polling.
-      if (!solo && ++me.ops_in_round == kRoundOps) {
-        me.ops_in_round = 0;
-        busy.fetch_sub(1, std::memory_order_relaxed);
-      }
+      if (!solo && run.last_of_round(t)) busy.fetch_sub(1, std::memory_order_relaxed);
     };
 
     auto deliver = [&](Message<>* m) {

@@ -27,10 +27,12 @@
 //     check_invariants() holds;
 //   * under ASan, LSan at exit: nothing leaked.
 // A watchdog ends the run (exit 1, with the replay line) if an owner stays parked
-// in shutdown() for kHangSeconds: a lost wake-up shows as a failure, not a hang.
+// in shutdown() for the run's hang window (--hang-seconds; by default a quarter of
+// --duration, 5 to 60 s), at most 10 s: a lost wake-up shows as a failure, not a hang.
 //
 // Noise: RefcountedShutdown marks its race windows with shutdown_detail::noise();
 // this workload's policy (NoisySync) yields or spins there now and then.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -55,7 +57,6 @@ constexpr unsigned kObjects = 4;
 constexpr std::uint64_t kRoundOps = 128;
 constexpr std::size_t kMaxHeld = 2;
 constexpr std::uint64_t kSmallLimit = 2;  // max_count of object 0
-constexpr double kHangSeconds = 10.0;  // a correct park lasts at most one round (ms)
 
 // StdSync, plus noise at the structure's marked points.
 struct NoisySync : StdSync {
@@ -101,7 +102,7 @@ std::string replay_line(const StressOptions& o) {
     line += " --ops " + std::to_string(o.ops);
   } else {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", o.duration);
+    std::snprintf(buf, sizeof buf, "%g", o.nominal_duration > 0 ? o.nominal_duration : o.duration);
     line += std::string(" --duration ") + buf;
   }
   line += " --seed " + std::to_string(o.seed);
@@ -150,7 +151,6 @@ struct ShutdownStress {
     std::uint64_t attempts = 0, acquired = 0, dead = 0, overflow = 0, released = 0;
     std::uint64_t shutdowns = 0, parks = 0;
     std::uint64_t acquired_on[kObjects] = {};  // this round
-    std::uint64_t op_in_round = 0;
     bool seeded = false;
     std::vector<Held> held;
     std::string error;
@@ -225,7 +225,7 @@ struct ShutdownStress {
         NoisySync::noise_state() = rng() | 1;
         me.seeded = true;
       }
-      const bool last_of_round = ++me.op_in_round == kRoundOps;
+      const bool last_of_round = run.last_of_round(t);  // the round may end early (its deadline)
       const unsigned dice = static_cast<unsigned>(rng() % 1000);
       if (dice < 250) {
         if (!me.held.empty()) release_held(me, rng() % me.held.size());
@@ -236,7 +236,6 @@ struct ShutdownStress {
         user(me, rng);
       }
       if (last_of_round) {
-        me.op_in_round = 0;
         while (!me.held.empty()) release_held(me, me.held.size() - 1);
       }
     };
@@ -273,13 +272,15 @@ struct ShutdownStress {
       }
     };
 
-    // Watchdog: an owner that has not returned from shutdown() after kHangSeconds
+    // A correct park lasts at most one round (ms); the runner's hang window bounds it.
+    const double hang_seconds = run.options().hang_seconds > 0 ? std::min(run.options().hang_seconds, 10.0) : 10.0;
+    // Watchdog: an owner that has not returned from shutdown() after hang_seconds
     // is a lost wake-up (or a reference never given back). It reads only the
     // objects' atomics, and it ends the process without allocating, without stdio
     // and without exit()'s interceptors (raw exit_group): it must work even when
     // the process is stuck inside a sanitizer's own locks.
     char hang_secs[16];
-    std::snprintf(hang_secs, sizeof hang_secs, "%.0f", kHangSeconds);
+    std::snprintf(hang_secs, sizeof hang_secs, "%g", hang_seconds);
     const std::string hang_report =
         std::string("\nlfcheck stress: shutdown/") + name +
         " FAILED (hang: an owner has not returned from shutdown() after " + hang_secs +
@@ -291,7 +292,7 @@ struct ShutdownStress {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         for (unsigned k = 0; k < kObjects; ++k) {
           const std::int64_t since = objects[k].parked_since.load(std::memory_order_relaxed);
-          if (since != 0 && (now_ns() - since) * 1e-9 > kHangSeconds) {
+          if (since != 0 && (now_ns() - since) * 1e-9 > hang_seconds) {
             (void)!::write(2, hang_report.data(), hang_report.size());
             ::syscall(SYS_exit_group, 1);
           }

@@ -24,6 +24,20 @@ if run idle 2 -- "$probes" probe_idle --seed 1; then
     ok "a workload that runs no round: NO WORK, verdict error, exit 2" || fail "idle workload: $(cat "$dir/idle.json")"
 fi
 
+# --- --duration is a deadline: rounds end at it ------------------------------------
+# probe_slow's rounds take 20 s each (1024 operations of 20 ms): a 1 s budget must
+# end within about a second of it, counting the operations done (fewer than a
+# round's 2 x 1024) and real seconds.
+if run slow 0 -- "$probes" probe_slow --duration 1 --threads 2 --seed 1; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ok = 0 < r['ops'] < 2048 and 0.9 <= r['seconds'] < 3
+print('ok' if ok else 'ops %s, seconds %s' % (r['ops'], r['seconds']))" "$dir/slow.json")
+  [ "$verdict" = ok ] && ok "--duration 1 with 20 s rounds: ended at the deadline, operations counted as done" ||
+    fail "--duration 1 with 20 s rounds: $verdict (want 0 < ops < 2048, 0.9 <= seconds < 3)"
+fi
+
 # --- timers: the worker-shutdown half runs under either budget --------------------
 for budget in "--duration 2" "--ops 200000"; do
   name=timers-${budget%% *}; name=${name/--/}

@@ -16,8 +16,17 @@
 //            about 1/(2k) per execution and never at depth 1 (no change point);
 //   endless  two threads of 40 increments each: a tree no search finishes, for
 //            --max-seconds ("stopped at budget", never pass) and the progress
-//            line of a search with no known total.
+//            line of a search with no known total;
+//   crash_divide    a reader divides by a size a racing resizer can leave at 0:
+//                   SIGFPE in scenario code must be the verdict CRASH: SIGFPE (exit 1)
+//                   with table, trace, replay and JSON — never a dead checker;
+//   crash_unmapped  a reader dereferences a page its racing owner unmapped:
+//                   CRASH: SIGSEGV;
+//   crash_abort     thread 1 calls abort() when it loses a race: CRASH: SIGABRT.
+#include <sys/mman.h>
+
 #include <cstdio>
+#include <cstdlib>
 
 #include "harness/model_registry.hpp"
 
@@ -130,7 +139,76 @@ struct Endless : ScenarioBase {
   }
 };
 
+// A growable array's reader with a stale size: the resizer briefly publishes 0.
+template <class Sync, ProbeFault F>
+struct CrashDivide : ScenarioBase {
+  static constexpr const char* name = "crash_divide";
+  static constexpr const char* description = "divides by a size a racing thread can leave at 0 (crash probe)";
+  static constexpr unsigned threads = 2;
+  typename Sync::template atomic<unsigned> size{4};
+  unsigned slot = 0;  // harness bookkeeping, thread 1 only
+  void thread(unsigned i) {
+    if (i == 0) {
+      // Relaxed: the probe is about the value, not ordering; thread 1's load reads either.
+      size.store(0, std::memory_order_relaxed);
+      size.store(4, std::memory_order_relaxed);
+    } else {
+      volatile unsigned n = size.load(std::memory_order_relaxed);  // relaxed: pairs with nothing
+      volatile unsigned ticket = 7;
+      slot = ticket % n;  // SIGFPE when n == 0
+    }
+  }
+};
+
+// A reader holding a pointer to a page its owner unmaps (no Relacy allocation: a
+// real fault, not Relacy's ACCESS TO FREED MEMORY).
+template <class Sync, ProbeFault F>
+struct CrashUnmapped : ScenarioBase {
+  static constexpr const char* name = "crash_unmapped";
+  static constexpr const char* description = "dereferences a freed-and-unmapped page (crash probe)";
+  static constexpr unsigned threads = 2;
+  static constexpr std::size_t kPage = 4096;
+  typename Sync::template atomic<int*> page{nullptr};
+  typename Sync::template atomic<int> reading{0};
+  int seen = 0;  // harness bookkeeping, thread 1 only
+  void before() {
+    void* p = ::mmap(nullptr, kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    Sync::check(p != MAP_FAILED, "mmap failed");
+    static_cast<int*>(p)[0] = 1;
+    page.store(static_cast<int*>(p), std::memory_order_relaxed);  // relaxed: before() precedes the threads
+  }
+  void thread(unsigned i) {
+    if (i == 0) {
+      // acq_rel: takes the page from the acquire load of thread 1 (which may still hold it).
+      if (int* p = page.exchange(nullptr, std::memory_order_acq_rel)) ::munmap(p, kPage);
+    } else if (int* p = page.load(std::memory_order_acquire)) {  // acquire: pairs with before()'s store
+      reading.store(1, std::memory_order_relaxed);  // relaxed: only a scheduling point before the read
+      seen = *static_cast<volatile int*>(p);        // SIGSEGV once thread 0 unmapped the page
+    }
+  }
+};
+
+// An abort() in scenario code (what a failed assert() does).
+template <class Sync, ProbeFault F>
+struct CrashAbort : ScenarioBase {
+  static constexpr const char* name = "crash_abort";
+  static constexpr const char* description = "calls abort() when thread 1 loses the race (crash probe)";
+  static constexpr unsigned threads = 2;
+  typename Sync::template atomic<int> winner{0};
+  void thread(unsigned i) {
+    int expected = 0;
+    // Relaxed: only the winner's identity matters.
+    if (!winner.compare_exchange_strong(expected, static_cast<int>(i) + 1, std::memory_order_relaxed,
+                                        std::memory_order_relaxed) &&
+        i == 1)
+      std::abort();  // thread 0 claimed it first
+  }
+};
+
 LFCHECK_MODEL(ProbeFault, Counted);
+LFCHECK_MODEL(ProbeFault, CrashDivide);
+LFCHECK_MODEL(ProbeFault, CrashUnmapped);
+LFCHECK_MODEL(ProbeFault, CrashAbort);
 LFCHECK_MODEL(ProbeFault, Flaky);
 LFCHECK_MODEL(ProbeFault, Order);
 LFCHECK_MODEL(ProbeFault, Window);

@@ -6,9 +6,14 @@
 //               run checked nothing — an error (exit 2), never a pass;
 //   probe_leak  leaks one allocation (an unreachable block, once per run): under
 //               ASan the LeakSanitizer report must fail the run in its JSON and
-//               JUnit, with its replay line, as the exit status says.
+//               JUnit, with its replay line, as the exit status says;
+//   probe_slow  operations of 20 ms in rounds of 1024 (a round: 20 s): --duration 1
+//               must end within about a second of its budget (rounds end at the
+//               deadline), reporting the operations really done and real seconds.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <thread>
 
 #include "harness/stress_registry.hpp"
 
@@ -16,6 +21,7 @@ namespace lfcheck {
 
 enum class ProbeIdleFault { none };
 enum class ProbeLeakFault { none };
+enum class ProbeSlowFault { none };
 
 template <>
 struct FaultTraits<ProbeIdleFault> {
@@ -28,6 +34,13 @@ struct FaultTraits<ProbeLeakFault> {
   static constexpr const char* mechanism = "probe_leak";
   static constexpr FaultInfo<ProbeLeakFault> catalogue[] = {
       {ProbeLeakFault::none, "probe_leak.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeSlowFault> {
+  static constexpr const char* mechanism = "probe_slow";
+  static constexpr FaultInfo<ProbeSlowFault> catalogue[] = {
+      {ProbeSlowFault::none, "probe_slow.none", "(no faults: a runner self-test)", "", "stress"}};
 };
 
 namespace probe_stress {
@@ -57,7 +70,18 @@ struct Leak {
   }
 };
 
+template <ProbeSlowFault F>
+struct Slow {
+  static constexpr const char* name = "slow_rounds";
+  static constexpr const char* description = "20 ms operations, 1024 per round (runner self-test)";
+  static void run(StressRun& run) {
+    run.run_rounds([](unsigned, auto&) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }, [] {},
+                   /*round_ops=*/1024);
+  }
+};
+
 LFCHECK_STRESS(ProbeIdleFault, Idle);
+LFCHECK_STRESS(ProbeSlowFault, Slow);
 LFCHECK_STRESS(ProbeLeakFault, Leak);
 
 }  // namespace probe_stress
