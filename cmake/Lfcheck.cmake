@@ -57,7 +57,7 @@ set(LFCHECK_SANITIZER "none" CACHE STRING "none | thread | address (address also
 set_property(CACHE LFCHECK_SANITIZER PROPERTY STRINGS none thread address)
 if(NOT DEFINED LFCHECK_SANITIZER_SUBBUILDS)
   find_program(_lfcheck_clang NAMES clang++ clang++-14)
-  if(_lfcheck_clang AND LFCHECK_SANITIZER STREQUAL "none" AND NOT PROJECT_NAME STREQUAL "lfcheck")
+  if(_lfcheck_clang AND LFCHECK_SANITIZER STREQUAL "none")
     set(_lfcheck_subbuilds_default ON)
   else()
     set(_lfcheck_subbuilds_default OFF)
