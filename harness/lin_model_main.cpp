@@ -185,7 +185,7 @@ int main_impl(int argc, char** argv) {
     if (!e.run(o.lin, o.fault, sum)) cli::usage_error(p.program(), "unknown fault '" + o.fault + "'");
     RunRecord r;
     r.str("structure", e.structure).str("layer", "model").num("scenarios", sum.scenarios);
-    r.num("executions", sum.executions).num("exhaustive", sum.exhaustive).num("seed", o.lin.seed);
+    r.num("executions", sum.executions).num("exhaustive_scenarios", sum.exhaustive).num("seed", o.lin.seed);
     // No scenario ran or none executed: nothing was checked, which is not a pass.
     r.set_verdict(sum.failed ? lfcheck::Verdict::fail : sum.executions == 0 ? lfcheck::Verdict::error : lfcheck::Verdict::pass);
     r.real("seconds", sum.seconds);
