@@ -65,6 +65,7 @@ if(NOT DEFINED LFCHECK_SANITIZER_SUBBUILDS)
   option(LFCHECK_SANITIZER_SUBBUILDS "Also build the stress layer under TSan and ASan+UBSan (clang sub-builds)"
          ${_lfcheck_subbuilds_default})
 endif()
+set(LFCHECK_TEST_SCALE 100 CACHE STRING "the ctest runs' budgets in percent of the defaults (stress --ops 400000, lin --scenarios 40); tests/run_examples.sh builds examples/ with 10")
 set(LFCHECK_SUBBUILD_CMAKE_ARGS "" CACHE STRING "extra -D options for the sanitizer sub-builds (a list)")
 
 # _lfcheck_layer_on(LAYER OUT): whether this build makes LAYER (model, stress, props).
@@ -255,6 +256,10 @@ function(_lfcheck_add_tests name layers why headers)
   set(out ${CMAKE_BINARY_DIR}/lfcheck-results)
   file(MAKE_DIRECTORY ${out})
   set(_s ${name})
+  # The budgets of the short runs, scaled by LFCHECK_TEST_SCALE (at least 1).
+  math(EXPR ops "400000 * ${LFCHECK_TEST_SCALE} / 100")
+  math(EXPR lin_scenarios "(40 * ${LFCHECK_TEST_SCALE} + 99) / 100")
+  math(EXPR spec_scenarios "(100 * ${LFCHECK_TEST_SCALE} + 99) / 100")
   set(tsan ${CMAKE_BINARY_DIR}/sanitizer-thread/stress/lfcheck-stress-${name})
   set(asan ${CMAKE_BINARY_DIR}/sanitizer-address/stress/lfcheck-stress-${name})
   set(lin_model "")
@@ -264,7 +269,7 @@ function(_lfcheck_add_tests name layers why headers)
 
   # Models: every scenario, random (100k iterations) + exhaustive bound-2 search
   # (+ full search where the scenario says it finishes); all must pass. A structure
-  # with a spec and no hand-written scenarios: the generated ones, default budgets.
+  # with a spec and no hand-written scenarios: the generated ones (100 scenarios).
   if("model" IN_LIST layers)
     add_test(NAME model.${_s} COMMAND ${checked} ${out}/model-${_s}.json ${out}/model-${_s}.xml --
                                      $<TARGET_FILE:lfcheck-model-${_s}> ${_s} --quiet --json ${out}/model-${_s}.json
@@ -272,7 +277,7 @@ function(_lfcheck_add_tests name layers why headers)
     set_tests_properties(model.${_s} PROPERTIES LABELS "model" TIMEOUT 1500)
   elseif(lin_model)
     add_test(NAME model.${_s} COMMAND ${checked} ${out}/model-${_s}.json ${out}/model-${_s}.xml --
-                                     ${lin_model} ${_s} --quiet --json ${out}/model-${_s}.json
+                                     ${lin_model} ${_s} --scenarios ${spec_scenarios} --quiet --json ${out}/model-${_s}.json
                                      --junit ${out}/model-${_s}.xml)
     set_tests_properties(model.${_s} PROPERTIES LABELS "model;lin" TIMEOUT 1500)
   elseif(NOT why STREQUAL "-")
@@ -291,10 +296,10 @@ function(_lfcheck_add_tests name layers why headers)
   if("stress" IN_LIST layers AND LFCHECK_SANITIZER_SUBBUILDS)
     # Short stress runs (random seed, printed first) under each sanitizer.
     add_test(NAME stress.tsan.${_s} COMMAND ${checked} ${out}/stress-tsan-${_s}.json --
-                                            ${tsan} ${_s} --ops 400000 --quiet --json ${out}/stress-tsan-${_s}.json)
+                                            ${tsan} ${_s} --ops ${ops} --quiet --json ${out}/stress-tsan-${_s}.json)
     set_tests_properties(stress.tsan.${_s} PROPERTIES LABELS "stress;tsan" TIMEOUT 900)
     add_test(NAME stress.asan.${_s} COMMAND ${checked} ${out}/stress-asan-${_s}.json --
-                                            ${asan} ${_s} --ops 400000 --quiet --json ${out}/stress-asan-${_s}.json)
+                                            ${asan} ${_s} --ops ${ops} --quiet --json ${out}/stress-asan-${_s}.json)
     set_tests_properties(stress.asan.${_s} PROPERTIES LABELS "stress;asan" TIMEOUT 900)
     # Nightly: one hour under TSan (ctest --preset nightly, or ctest -L nightly).
     add_test(NAME nightly.stress.tsan.${_s} COMMAND ${checked} ${out}/nightly-tsan-${_s}.json
@@ -315,15 +320,15 @@ function(_lfcheck_add_tests name layers why headers)
   # (random seed, printed first) and on real threads under TSan.
   if(lin_model)
     add_test(NAME lin.model.${_s} COMMAND ${checked} ${out}/lin-model-${_s}.json ${out}/lin-model-${_s}.xml --
-                                         ${lin_model} ${_s} --scenarios 40 --quiet
+                                         ${lin_model} ${_s} --scenarios ${lin_scenarios} --quiet
                                          --json ${out}/lin-model-${_s}.json --junit ${out}/lin-model-${_s}.xml)
     set_tests_properties(lin.model.${_s} PROPERTIES LABELS "lin;model" TIMEOUT 900)
   endif()
   get_property(has_spec GLOBAL PROPERTY LFCHECK_SPEC_${_s})
   if(has_spec AND "stress" IN_LIST layers AND LFCHECK_SANITIZER_SUBBUILDS)
     add_test(NAME lin.stress.tsan.${_s} COMMAND ${checked} ${out}/lin-tsan-${_s}.json --
-                                               ${tsan} ${_s} --workload lin.* --lin-scenarios 40
-                                               --ops 400000 --quiet --json ${out}/lin-tsan-${_s}.json)
+                                               ${tsan} ${_s} --workload lin.* --lin-scenarios ${lin_scenarios}
+                                               --ops ${ops} --quiet --json ${out}/lin-tsan-${_s}.json)
     set_tests_properties(lin.stress.tsan.${_s} PROPERTIES LABELS "lin;stress;tsan" TIMEOUT 900)
     add_test(NAME nightly.lin.${_s} COMMAND ${driver} lin ${_s} --scenarios 2000 --quiet
                                             --json ${out}/nightly-lin-${_s}.json)
