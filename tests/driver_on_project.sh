@@ -31,8 +31,8 @@ expect 0 "model NAME from the build tree itself (no --build)" -- 'put_then_take'
 expect 2 "model NAME without a model layer says why" -- 'no model layer \(NO_MODEL\): boost::lockfree' -- \
   "$lfcheck" "${b[@]}" model boost_spsc_queue
 expect 0 "lin NAME without a model layer: stress only, says why" -- 'no model layer \(NO_MODEL\)' -- \
-  "$lfcheck" "${b[@]}" lin boost_spsc_queue --scenarios 3 --quiet
-expect 0 "lin NAME" -- "$lfcheck" "${b[@]}" lin bounded_queue --scenarios 3 --quiet
+  "$lfcheck" "${b[@]}" lin boost_spsc_queue --scenarios 3 --duration 4 --quiet
+expect 0 "lin NAME" -- "$lfcheck" "${b[@]}" lin bounded_queue --scenarios 3 --duration 4 --quiet
 expect 0 "props NAME" -- "$lfcheck" "${b[@]}" props bounded_queue
 expect 2 "props: unknown structure" -- "$lfcheck" "${b[@]}" props nosuch
 expect 0 "stress NAME (TSan)" -- 'seed: ' -- "$lfcheck" "${b[@]}" stress handoff --ops 20000 --quiet
@@ -47,7 +47,7 @@ if [ -n "$replay" ] && [ -f "$replay" ]; then
 else
   echo "FAIL: the failing model run named no replay file"; failed=$((failed + 1))
 fi
-expect 2 "a directory that is no lfcheck build" -- 'no lfcheck build' -- "$lfcheck" --build /tmp model handoff
+expect 2 "a directory that is no build of a project" -- 'is not configured: configure your project first' -- "$lfcheck" --build /tmp model handoff
 rm -f "$out" "$err"
 echo "driver on a user's project: $failed failed"
 [ $failed -eq 0 ]
