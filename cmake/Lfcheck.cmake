@@ -270,16 +270,18 @@ function(_lfcheck_add_tests name layers why headers)
   # Models: every scenario, random (100k iterations) + exhaustive bound-2 search
   # (+ full search where the scenario says it finishes); all must pass. A structure
   # with a spec and no hand-written scenarios: the generated ones (100 scenarios).
+  set(model_run "")
   if("model" IN_LIST layers)
-    add_test(NAME model.${_s} COMMAND ${checked} ${out}/model-${_s}.json ${out}/model-${_s}.xml --
-                                     $<TARGET_FILE:lfcheck-model-${_s}> ${_s} --quiet --json ${out}/model-${_s}.json
-                                     --junit ${out}/model-${_s}.xml)
-    set_tests_properties(model.${_s} PROPERTIES LABELS "model" TIMEOUT 1500)
+    set(model_run $<TARGET_FILE:lfcheck-model-${_s}> ${_s})
+    set(model_labels "model")
   elseif(lin_model)
+    set(model_run ${lin_model} ${_s} --scenarios ${spec_scenarios})
+    set(model_labels "model;lin")
+  endif()
+  if(model_run)
     add_test(NAME model.${_s} COMMAND ${checked} ${out}/model-${_s}.json ${out}/model-${_s}.xml --
-                                     ${lin_model} ${_s} --scenarios ${spec_scenarios} --quiet --json ${out}/model-${_s}.json
-                                     --junit ${out}/model-${_s}.xml)
-    set_tests_properties(model.${_s} PROPERTIES LABELS "model;lin" TIMEOUT 1500)
+                                     ${model_run} --quiet --json ${out}/model-${_s}.json --junit ${out}/model-${_s}.xml)
+    set_tests_properties(model.${_s} PROPERTIES LABELS "${model_labels}" TIMEOUT 1500)
   elseif(NOT why STREQUAL "-")
     # Not written against the Sync policy: the model layer cannot run, and says why.
     add_test(NAME model.${_s} COMMAND /bin/sh -c "echo \"$1\"; exit 77" sh
