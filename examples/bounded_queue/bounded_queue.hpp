@@ -12,7 +12,7 @@ class BoundedQueue {
   // Claims position p of `end` once cells_[p % N].turn == p + lag, runs f on the cell and
   // hands it to turn p + next; false once `other` + gap <= p: full (push) or empty (pop).
   template <class F> bool claim(Index& end, Index& other, std::size_t lag, std::size_t next, std::size_t gap, F f) {
-    for (std::size_t p = end.load(std::memory_order_relaxed);; Sync::spin_hint()) {
+    for (std::size_t p = end.load(std::memory_order_relaxed);; Sync::spin_hint()) {  // relaxed: a guess, the CAS decides
       Cell& c = cells_[p % N];
       if (c.turn.load(std::memory_order_acquire) == p + lag) {  // acquire: pairs with the release below
         // seq_cst, as the other end's load: both ends' moves in one order, read by full/empty.
@@ -25,7 +25,7 @@ class BoundedQueue {
     }
   }
  public:
-  BoundedQueue() { for (std::size_t i = 0; i < N; ++i) cells_[i].turn.store(i, std::memory_order_relaxed); }
+  BoundedQueue() { for (std::size_t i = 0; i < N; ++i) cells_[i].turn.store(i, std::memory_order_relaxed); }  // relaxed: before any sharing
   bool push(T v) { return claim(tail_, head_, 0, 1, N, [&](auto& cell) { cell.store(v); }); }
   bool pop(T& v) { return claim(head_, tail_, 1, N, 0, [&](auto& cell) { v = cell.load(); }); }
 };
