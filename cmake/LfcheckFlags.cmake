@@ -1,4 +1,5 @@
-# Compiler flags of the layers.
+# Compiler flags of the layers (part of the lfcheck package: cmake/Lfcheck.cmake).
+include_guard(GLOBAL)
 
 # Models (Relacy) need g++ and two flags, both checked on Debian 12's GCC 12:
 #  -fno-sized-deallocation: otherwise `delete` calls the sized operator delete,
@@ -7,6 +8,7 @@
 #  -fno-lifetime-dse: at -O1 and above GCC deletes the store by which Relacy marks
 #    a destroyed object, and Relacy then silently stops reporting use of freed
 #    memory. models/selftest/use_after_free_probe.cpp keeps this honest.
+# The lfcheck::model target carries them; this is for lfcheck's own probes.
 function(lfcheck_model_flags target)
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     message(FATAL_ERROR "The Relacy models need g++ (configure with the default or models preset)")
@@ -14,31 +16,43 @@ function(lfcheck_model_flags target)
   target_compile_options(${target} PRIVATE -fno-sized-deallocation -fno-lifetime-dse -O2)
 endfunction()
 
-# Sanitizer flags for a whole (sub-)build, chosen by LFCHECK_SANITIZER.
-if(LFCHECK_SANITIZER STREQUAL "thread")
-  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=thread)
-elseif(LFCHECK_SANITIZER STREQUAL "address")
-  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
-  add_link_options(-fsanitize=address,undefined)
-elseif(NOT LFCHECK_SANITIZER STREQUAL "none")
-  message(FATAL_ERROR "LFCHECK_SANITIZER must be none, thread or address, not '${LFCHECK_SANITIZER}'")
+# lfcheck_sanitizer_flags(SANITIZER OUT): compile and link flags of a sanitizer build.
+function(lfcheck_sanitizer_flags sanitizer out)
+  if(sanitizer STREQUAL "thread")
+    set(${out} -fsanitize=thread -fno-omit-frame-pointer PARENT_SCOPE)
+  elseif(sanitizer STREQUAL "address")
+    set(${out} -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer PARENT_SCOPE)
+  elseif(sanitizer STREQUAL "none")
+    set(${out} "" PARENT_SCOPE)
+  else()
+    message(FATAL_ERROR "LFCHECK_SANITIZER must be none, thread or address, not '${sanitizer}'")
+  endif()
+endfunction()
+
+# Sanitizer flags for a whole (sub-)build, chosen by LFCHECK_SANITIZER (the tsan and
+# asan presets; the sub-builds also pass them as CMAKE_CXX_FLAGS, so every target of
+# the configured project is instrumented, wherever it was declared).
+if(DEFINED LFCHECK_SANITIZER)
+  lfcheck_sanitizer_flags(${LFCHECK_SANITIZER} _lfcheck_san_flags)
+  if(_lfcheck_san_flags)
+    add_compile_options(${_lfcheck_san_flags})
+    add_link_options(${_lfcheck_san_flags})
+  endif()
 endif()
 
-# The sanitizer option files in sanitizer_configs/ are compiled into the stress
-# binary (as the sanitizers' default options), so every run applies them —
+# The sanitizer option files (sanitizer_configs/ of lfcheck) are compiled into the
+# stress binary (as the sanitizers' default options), so every run applies them —
 # through ./lfcheck, ctest, or the binary started by hand.
-function(lfcheck_sanitizer_defaults target)
-  set(_dir ${PROJECT_SOURCE_DIR}/sanitizer_configs)
+function(lfcheck_sanitizer_defaults target dir)
   foreach(_kind tsan asan ubsan lsan)
-    file(READ ${_dir}/${_kind}.options _text)
+    file(READ ${dir}/${_kind}.options _text)
     string(REGEX REPLACE "#[^\n]*" "" _text "${_text}")
     string(REGEX REPLACE "[ \t\r\n]+" " " _text "${_text}")
     string(STRIP "${_text}" _text)
-    string(REPLACE "@SANITIZER_CONFIGS@" "${_dir}" _text "${_text}")
+    string(REPLACE "@SANITIZER_CONFIGS@" "${dir}" _text "${_text}")
     string(TOUPPER ${_kind} _upper)
     target_compile_definitions(${target} PRIVATE LFCHECK_${_upper}_DEFAULTS="${_text}")
   endforeach()
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
-               ${_dir}/tsan.options ${_dir}/asan.options ${_dir}/ubsan.options ${_dir}/lsan.options)
+               ${dir}/tsan.options ${dir}/asan.options ${dir}/ubsan.options ${dir}/lsan.options)
 endfunction()

@@ -1,23 +1,32 @@
-# The structures lfcheck knows are found, not listed: a structure NAME brings
-#   models/NAME_models.cpp, stress/NAME_stress.cpp, property_tests/NAME_props.cpp
-# and each layer's CMakeLists globs its own folder. LFCHECK_STRUCTURES is the list
-# of names that have a model file, for the tests that iterate over structures.
-file(GLOB _lfcheck_model_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/models/*_models.cpp)
-set(LFCHECK_STRUCTURES "")
-foreach(_src IN LISTS _lfcheck_model_sources)
-  get_filename_component(_name ${_src} NAME_WE)
-  string(REGEX REPLACE "_models$" "" _name ${_name})
-  list(APPEND LFCHECK_STRUCTURES ${_name})
-endforeach()
-list(SORT LFCHECK_STRUCTURES)
+# lfcheck's own structures, registered through the public lfcheck_add_structure
+# (cmake/Lfcheck.cmake), the same function a user's project calls. Each structure
+# NAME keeps its files where they were: models/NAME_models.cpp (scenarios),
+# stress/NAME_stress.cpp (workloads), property_tests/NAME_props.cpp (properties)
+# and, for a structure with a spec, models/NAME_lin.cpp (its registration, with
+# compile-time checks of its own). The list of names is the one place a structure
+# of lfcheck's is named in CMake.
+set(LFCHECK_STRUCTURES treiber deliqueue removal shutdown timers)
 
-# The structures with a sequential spec (specs/NAME_spec.hpp, registered by
-# models/NAME_lin.cpp): `lfcheck lin` checks them, and the tests below iterate them.
-file(GLOB _lfcheck_lin_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/models/*_lin.cpp)
-set(LFCHECK_SPECS "")
-foreach(_src IN LISTS _lfcheck_lin_sources)
-  get_filename_component(_name ${_src} NAME_WE)
-  string(REGEX REPLACE "_lin$" "" _name ${_name})
-  list(APPEND LFCHECK_SPECS ${_name})
+foreach(_name IN LISTS LFCHECK_STRUCTURES)
+  set(_args SCENARIOS models/${_name}_models.cpp
+            WORKLOADS stress/${_name}_stress.cpp
+            PROPS property_tests/${_name}_props.cpp
+            HEADERS structures
+            LINK_LIBRARIES lfcheck_core)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/models/${_name}_lin.cpp)
+    list(APPEND _args LIN models/${_name}_lin.cpp)
+  endif()
+  lfcheck_add_structure(${_name} ${_args})
 endforeach()
-list(SORT LFCHECK_SPECS)
+
+# A registration file no structure lists would be left out silently: refuse it.
+file(GLOB _registrations RELATIVE ${PROJECT_SOURCE_DIR} CONFIGURE_DEPENDS
+     ${PROJECT_SOURCE_DIR}/models/*_models.cpp ${PROJECT_SOURCE_DIR}/models/*_lin.cpp
+     ${PROJECT_SOURCE_DIR}/stress/*_stress.cpp ${PROJECT_SOURCE_DIR}/property_tests/*_props.cpp)
+foreach(_file IN LISTS _registrations)
+  string(REGEX REPLACE "^[a-z_]+/([a-z0-9]+)_[a-z]+\\.cpp$" "\\1" _owner ${_file})
+  if(NOT _owner IN_LIST LFCHECK_STRUCTURES)
+    message(FATAL_ERROR "${_file} belongs to no structure: add its name to LFCHECK_STRUCTURES in "
+                        "cmake/LfcheckStructures.cmake")
+  endif()
+endforeach()

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -39,5 +40,15 @@ inline bool is_known_fault(const std::string& structure, const std::string& faul
   return false;
 }
 
+// `--list-faults [NAME]` of every runner: one fault per line, name first; the
+// structure's tests (check_faults_caught.sh, the faults tests' discovery in
+// cmake/Lfcheck.cmake) read this format.
+inline void print_fault_list(std::FILE* out, const std::string& structure) {
+  for (auto& f : fault_registry())
+    if (structure.empty() || f.mechanism == structure)
+      std::fprintf(out, "%s  [%s, caught by: %s] %s%s%s\n", f.name.c_str(), f.mechanism.c_str(),
+                   f.expected_layer.c_str(), f.breaks.c_str(), f.real_bug.empty() ? "" : " — re-creates: ",
+                   f.real_bug.c_str());
+}
 
 }  // namespace lfcheck

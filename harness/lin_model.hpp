@@ -25,6 +25,7 @@
 
 #include "harness/lin_outcome.hpp"
 #include "harness/lin_scenario.hpp"
+#include "harness/spec_subject.hpp"
 #include "lin/checker.hpp"
 #include "lin/table.hpp"
 // Relacy last: everything above includes its standard headers first.
@@ -57,13 +58,13 @@ struct ModelShared {
   }
 };
 
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 struct LinModelTest : rl::test_suite<LinModelTest<S, F>, kMaxThreads> {
   static inline ModelShared<S>* shared = nullptr;
 
   ExecutionTick tick;        // first member: counts (and may end) the execution
   LabelReset reset_labels;   // runs before the subject labels its variables
-  typename S::template Subject<RelacySync, F> subject;
+  spec::SubjectOf<S, RelacySync, F> subject;
 
   void before() {
     ModelShared<S>& sh = *shared;
@@ -146,7 +147,7 @@ std::string failing_table(const Scenario<S>& sc, const ModelShared<S>& shared, c
 
 // Runs one scenario: random iterations, then the bound search (unless the random
 // run failed). The outcome's table shows the failing execution's calls and results.
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
   using Test = LinModelTest<S, F>;
   auto shared = std::make_unique<ModelShared<S>>();
@@ -173,7 +174,7 @@ LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
 }
 
 // Re-runs the one execution recorded in a replay file (scheduler and state).
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 LinOutcome replay_model_scenario(const Scenario<S>& sc, const LinOptions& o, const std::string& scheduler,
                                  const std::string& state) {
   using Test = LinModelTest<S, F>;

@@ -43,6 +43,7 @@ options:
   --history            also print Relacy's raw history of a failure
   --quiet              no progress line
   --list               list the structures with a spec
+  --list-faults        list the seeded faults and exit
   --help               this text
 
 exit status: 0 every history linearizable, 1 a check failed (not linearizable,
@@ -52,7 +53,7 @@ undecided within the checker's budget, or any other Relacy failure), 2 usage err
 struct Options {
   LinOptions lin;
   std::string structure, fault, json, junit, artifacts, replay;
-  bool seed_given = false, list = false, history = false;
+  bool seed_given = false, list = false, list_faults = false, history = false;
 };
 
 // Prints and saves one structure's failure; returns the record's details.
@@ -111,6 +112,7 @@ int main_impl(int argc, char** argv) {
   p.flag("--help", [&] { help = true; });
   p.flag("--quiet", [&] { o.lin.quiet = true; });
   p.flag("--list", [&] { o.list = true; });
+  p.flag("--list-faults", [&] { o.list_faults = true; });
   p.flag("--history", [&] { o.history = true; });
   p.option("--scenarios", [&](std::string_view v) {
     o.lin.scenarios = cli::parse_number(p.program(), "--scenarios", v, 1, 100'000'000);
@@ -162,6 +164,10 @@ int main_impl(int argc, char** argv) {
   }
   if (o.list) {
     for (auto& n : names) std::printf("%s\n", n.c_str());
+    return cli::kPass;
+  }
+  if (o.list_faults) {
+    print_fault_list(stdout, o.structure);
     return cli::kPass;
   }
   if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))

@@ -14,6 +14,8 @@
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/lin_driver.hpp"
+#include "harness/registration.hpp"
+#include "harness/spec_subject.hpp"
 
 namespace lfcheck::lin {
 
@@ -34,9 +36,16 @@ inline std::vector<LinEntry>& lin_registry() {
 
 }  // namespace lfcheck::lin
 
+// The spec's name is the structure's: the NAME lfcheck_add_structure gave it, if any.
+#define LFCHECK_CHECK_SPEC_NAME(SpecType)                                                          \
+  static_assert(std::string_view(LFCHECK_THIS_STRUCTURE).empty() ||                                \
+                    std::string_view(SpecType::name) == std::string_view(LFCHECK_THIS_STRUCTURE), \
+                "the spec's name and the NAME of lfcheck_add_structure(NAME ...) must agree")
+
 #if defined(LFCHECK_REAL_THREADS)
 #include "harness/lin_stress.hpp"
-#define LFCHECK_LIN(SpecType) \
+#define LFCHECK_LIN(SpecType)         \
+  LFCHECK_CHECK_SPEC_NAME(SpecType); \
   static const ::lfcheck::lin::LinStressRegistrar<SpecType> lfcheck_lin_stress_registrar
 #else
 #include "harness/lin_model.hpp"
@@ -45,8 +54,12 @@ namespace lfcheck::lin {
 
 template <class S>
 struct LinModelRegistrar {
+  static_assert(spec::subject_uses_sync<S, RelacySync>,
+                "this spec's Subject is not a template over the Sync policy, so Relacy cannot see its "
+                "atomics: give the structure NO_MODEL in lfcheck_add_structure (stress, lin and props "
+                "still check it)");
   LinModelRegistrar() {
-    using Fault = typename S::Fault;
+    using Fault = spec::FaultOf<S>;
     register_faults<Fault>();
     lin_registry().push_back(
         {S::name,
@@ -70,6 +83,7 @@ struct LinModelRegistrar {
 
 }  // namespace lfcheck::lin
 
-#define LFCHECK_LIN(SpecType) \
+#define LFCHECK_LIN(SpecType)         \
+  LFCHECK_CHECK_SPEC_NAME(SpecType); \
   static const ::lfcheck::lin::LinModelRegistrar<SpecType> lfcheck_lin_model_registrar
 #endif

@@ -29,6 +29,7 @@
 #include "harness/lin_outcome.hpp"
 #include "harness/litmus_registry.hpp"
 #include "harness/sanitizer.hpp"
+#include "harness/spec_subject.hpp"
 #include "harness/stress_registry.hpp"
 #include "lin/checker.hpp"
 #include "lin/table.hpp"
@@ -57,11 +58,11 @@ struct StressShared {
 // is race-free: thread t writes only current.threads[t] and returned.threads[t],
 // and run_litmus orders every thread's writes before after() (its finished
 // counter: release by each thread, acquire by the driver).
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 struct LinLitmus {
   static constexpr unsigned threads = kMaxThreads;
   static inline StressShared<S>* shared = nullptr;
-  typename S::template Subject<StdSync, F> subject;
+  spec::SubjectOf<S, StdSync, F> subject;
 
   void before() {
     StressShared<S>& sh = *shared;
@@ -113,7 +114,7 @@ struct LinLitmus {
 };
 
 // Runs one scenario for up to `executions` executions on real threads.
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 LinOutcome run_stress_scenario(const Scenario<S>& sc, const StressRun& outer, std::uint64_t executions,
                                const Budget& budget) {
   auto shared = std::make_unique<StressShared<S>>();
@@ -142,7 +143,7 @@ LinOutcome run_stress_scenario(const Scenario<S>& sc, const StressRun& outer, st
   return out;
 }
 
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 struct LinScenariosWorkload {
   static void run(StressRun& run) {
     const StressOptions& o = run.options();
@@ -203,13 +204,13 @@ template <class S>
   requires requires { typename S::HistorySpec; }
 struct history_spec<S> { using type = typename S::HistorySpec; };
 
-template <class Outer, typename Outer::Fault F>
+template <class Outer, spec::FaultOf<Outer> F>
 struct LinHistoryWorkload {
   using S = typename history_spec<Outer>::type;
   static void run(StressRun& run) {
     const unsigned n = run.options().threads;
     const std::uint64_t per_thread = (kHistoryCalls + n - 1) / n;
-    using Subject = typename S::template Subject<StdSync, F>;
+    using Subject = spec::SubjectOf<S, StdSync, F>;
     auto subject = std::make_unique<Subject>();
     std::vector<std::vector<typename S::Call>> calls(n);
     std::vector<std::vector<Operation<S>>> done(n);
@@ -273,7 +274,7 @@ struct LinHistoryWorkload {
 template <class S>
 struct LinStressRegistrar {
   LinStressRegistrar() {
-    using Fault = typename S::Fault;
+    using Fault = spec::FaultOf<S>;
     register_faults<Fault>();
     stress_registry().push_back(
         {S::name, "lin.scenarios",

@@ -24,6 +24,7 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
+#include "harness/registration.hpp"
 #include "harness/scenario.hpp"
 #include "harness/stress_registry.hpp"
 #include "sync/std_sync.hpp"
@@ -80,12 +81,12 @@ void run_litmus(StressRun& run) {
 
 template <class E, template <class, E> class Scenario>
 struct LitmusRegistrar {
-  LitmusRegistrar() {
+  explicit LitmusRegistrar(const char* structure) {
     using Correct = Scenario<StdSync, E::none>;
     register_faults<E>();
     if constexpr (Correct::real_threads) {
       stress_registry().push_back(
-          {FaultTraits<E>::mechanism, std::string("litmus.") + Correct::name,
+          {registration_name<E>(structure), std::string("litmus.") + Correct::name,
            std::string("litmus test on real threads: ") + Correct::description,
            [](StressRun& run, std::string_view fault) {
              return with_fault<E>(fault, [&](auto f) {
@@ -96,7 +97,8 @@ struct LitmusRegistrar {
   }
 };
 
-}  // namespace lfcheck
+// The registrar LFCHECK_MODEL (model_registry.hpp) uses in this backend.
+template <class E, template <class, E> class Scenario>
+using ScenarioRegistrar = LitmusRegistrar<E, Scenario>;
 
-#define LFCHECK_MODEL(FaultEnum, ScenarioTemplate) \
-  static const ::lfcheck::LitmusRegistrar<FaultEnum, ScenarioTemplate> lfcheck_litmus_##ScenarioTemplate
+}  // namespace lfcheck

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -19,9 +20,22 @@
 
 namespace lfcheck {
 
-// A source path as the project names it ("structures/treiber/treiber_stack.hpp"),
-// or as it was given when it lies outside the known folders.
+// A source path as the project names it: relative to the source root of the project
+// that built this runner (LFCHECK_SOURCE_ROOT, set by cmake/Lfcheck.cmake: lfcheck's
+// tree or a user's project, so a user's table names "queue.hpp", not a build path),
+// else by lfcheck's own folders ("structures/treiber/treiber_stack.hpp",
+// "harness/..." of an installed lfcheck), else as it was given. A relative path (ccache's
+// base_dir rewrites them) is taken from the directory the compiler ran in
+// (LFCHECK_COMPILE_DIR: the top build directory under Ninja).
 inline std::string project_path(const std::string& file) {
+#if defined(LFCHECK_SOURCE_ROOT) && defined(LFCHECK_COMPILE_DIR)
+  namespace fs = std::filesystem;
+  fs::path p(file);
+  if (p.is_relative()) p = fs::path(LFCHECK_COMPILE_DIR) / p;
+  const std::string full = p.lexically_normal().string(), root = fs::path(LFCHECK_SOURCE_ROOT).lexically_normal().string();
+  const std::string prefix = !root.empty() && root.back() == '/' ? root : root + "/";
+  if (full.rfind(prefix, 0) == 0) return full.substr(prefix.size());
+#endif
   for (const char* top : {"structures/", "models/", "harness/", "sync/", "specs/"}) {
     auto p = file.find(std::string("/") + top);
     if (p != std::string::npos) return file.substr(p + 1);

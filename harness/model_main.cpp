@@ -20,6 +20,7 @@
 #include "harness/progress.hpp"
 #include "harness/replay_file.hpp"
 #include "harness/report.hpp"
+#include "harness/model_failure_report.hpp"
 #include "harness/model_registry.hpp"
 
 namespace lfcheck {
@@ -76,16 +77,6 @@ struct Options {
 // LIVELOCK — found by the mutants run's false-alarm check).
 constexpr std::uint64_t kSeedStride = 4'000'000ull;
 constexpr std::uint64_t kMaxSeed = 1000;
-
-// A source path as the project names it: "structures/treiber/treiber_stack.hpp".
-std::string project_path(const std::string& file) {
-  for (const char* top : {"structures/", "models/", "harness/", "sync/"}) {
-    auto p = file.find(std::string("/") + top);
-    if (p != std::string::npos) return file.substr(p + 1);
-    if (file.rfind(std::string("./") + top, 0) == 0) return file.substr(2);
-  }
-  return file;
-}
 
 // Prints the per-thread table and writes the artifacts of one failing run.
 void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const std::string& state) {
@@ -289,11 +280,7 @@ int main_impl(int argc, char** argv) {
     return cli::kPass;
   }
   if (o.list_faults) {
-    for (auto& f : fault_registry())
-      if (o.structure.empty() || f.mechanism == o.structure)
-        std::printf("%s  [%s, caught by: %s] %s%s%s\n", f.name.c_str(), f.mechanism.c_str(),
-                    f.expected_layer.c_str(), f.breaks.c_str(), f.real_bug.empty() ? "" : " — re-creates: ",
-                    f.real_bug.c_str());
+    print_fault_list(stdout, o.structure);
     return cli::kPass;
   }
 

@@ -18,8 +18,10 @@
 //   };
 //
 // and registered with LFCHECK_MODEL(MyFault, MyScenario). The model runner then
-// offers it under FaultTraits<MyFault>::mechanism, for every scheduler and every
-// seeded fault, with no change to any runner. Expected outcome: a scenario passes
+// offers it under the structure's name (lfcheck_add_structure's NAME, which is
+// FaultTraits<MyFault>::mechanism), for every scheduler and every seeded fault,
+// with no change to any runner. A structure without seeded faults writes
+// `template <class Sync> struct MyScenario` and registers LFCHECK_MODEL(MyScenario). Expected outcome: a scenario passes
 // only if Relacy reports success on the correct code (F = none).
 #pragma once
 
@@ -31,6 +33,7 @@
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/model_run.hpp"
+#include "harness/registration.hpp"
 #include "harness/scenario.hpp"
 #include "sync/relacy_sync.hpp"
 
@@ -73,10 +76,10 @@ inline std::vector<ModelEntry>& model_registry() {
 
 template <class E, template <class, E> class Scenario>
 struct ModelRegistrar {
-  ModelRegistrar() {
+  explicit ModelRegistrar(const char* structure) {
     using Correct = Scenario<RelacySync, E::none>;
     model_registry().push_back(
-        {FaultTraits<E>::mechanism, Correct::name, Correct::description, Correct::threads,
+        {registration_name<E>(structure), Correct::name, Correct::description, Correct::threads,
          Correct::full_search,
          [](const std::string& scheduler, const ModelRequest& request, std::string_view fault,
             ModelOutcome& outcome) {
@@ -88,7 +91,8 @@ struct ModelRegistrar {
   }
 };
 
-}  // namespace lfcheck
+// The registrar LFCHECK_MODEL (model_registry.hpp) uses in this backend.
+template <class E, template <class, E> class Scenario>
+using ScenarioRegistrar = ModelRegistrar<E, Scenario>;
 
-#define LFCHECK_MODEL(FaultEnum, ScenarioTemplate) \
-  static const ::lfcheck::ModelRegistrar<FaultEnum, ScenarioTemplate> lfcheck_model_##ScenarioTemplate
+}  // namespace lfcheck

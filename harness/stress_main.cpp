@@ -63,6 +63,7 @@ options:
   --lin-threads T   lin.scenarios: threads per scenario, at most (2..3, default 3)
   --lin-ops K       lin.scenarios: calls per thread, at most (1..8, default 5)
   --list            list workloads and exit
+  --list-faults     list the seeded faults and exit
   --help            this text
   (--sanitizer is handled by ./lfcheck, which picks the binary)
 
@@ -75,17 +76,24 @@ struct Options {
   std::string structure, fault, json, junit, artifacts;
   std::string workload;  // only this workload ("lin.*": every workload named lin.something)
   StressOptions run;
-  bool list = false, seed_given = false, first_failure = false;
+  bool list = false, list_faults = false, seed_given = false, first_failure = false;
 };
 
 
 // "" matches every workload but the lin layer's (lin.*: ./lfcheck lin runs them,
-// so the kill matrix keeps the layers apart); "lin.*" every one that starts with
-// "lin."; else exact.
-bool workload_matches(const std::string& pattern, const std::string& workload) {
-  if (pattern.empty()) return workload.rfind("lin.", 0) != 0;
-  if (pattern.back() == '*') return workload.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
-  return workload == pattern;
+// so the kill matrix keeps the layers apart) — except for a structure that has no
+// other workload (one checked from its spec alone), whose stress layer they are;
+// "lin.*" every one that starts with "lin."; else exact.
+bool workload_matches(const std::string& pattern, const StressEntry& entry) {
+  const auto is_lin = [](const std::string& w) { return w.rfind("lin.", 0) == 0; };
+  if (pattern.empty()) {
+    if (!is_lin(entry.workload)) return true;
+    for (auto& e : stress_registry())
+      if (e.structure == entry.structure && !is_lin(e.workload)) return false;
+    return true;
+  }
+  if (pattern.back() == '*') return entry.workload.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+  return entry.workload == pattern;
 }
 
 std::string replay_line(const Options& o, const std::string& structure) {
@@ -95,7 +103,7 @@ std::string replay_line(const Options& o, const std::string& structure) {
     // o.run.duration is each workload's share; the replay runs this structure's
     // workloads only, so it asks for their shares' sum.
     std::size_t workloads = 0;
-    for (auto& e : stress_registry()) workloads += e.structure == structure && workload_matches(o.workload, e.workload);
+    for (auto& e : stress_registry()) workloads += e.structure == structure && workload_matches(o.workload, e);
     char buf[32];
     std::snprintf(buf, sizeof buf, "%g", o.run.duration * static_cast<double>(workloads));
     line += std::string(" --duration ") + buf;
@@ -368,6 +376,7 @@ int main_impl(int argc, char** argv) {
   p.flag("--help", [&] { help = true; });
   p.flag("--quiet", [&] { o.run.progress = false; });
   p.flag("--list", [&] { o.list = true; });
+  p.flag("--list-faults", [&] { o.list_faults = true; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--workload", [&](std::string_view v) { o.workload = v; });
   p.option("--lin-scenarios", [&](std::string_view v) {
@@ -417,10 +426,14 @@ int main_impl(int argc, char** argv) {
     cli::usage_error(p.program(), "unknown structure '" + positional[0] + "' (known: " + known + ")");
   }
   if (!positional.empty()) o.structure = positional[0];
+  if (o.list_faults) {
+    print_fault_list(stdout, o.structure);
+    return cli::kPass;
+  }
 
   std::vector<const StressEntry*> selected;
   for (auto& e : stress_registry())
-    if ((o.structure.empty() || e.structure == o.structure) && workload_matches(o.workload, e.workload))
+    if ((o.structure.empty() || e.structure == o.structure) && workload_matches(o.workload, e))
       selected.push_back(&e);
   if (selected.empty())
     cli::usage_error(p.program(), "no workload '" + o.workload + "'" +

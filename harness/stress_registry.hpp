@@ -9,7 +9,8 @@
 //                                       // problems with run.fail(...)
 //   };
 //
-// registered with LFCHECK_STRESS(MyFault, MyWorkload). The stress runner handles
+// registered with LFCHECK_STRESS(MyFault, MyWorkload). A structure without seeded
+// faults writes a plain `struct MyWorkload` and registers LFCHECK_STRESS(MyWorkload). The stress runner handles
 // seeds, budgets, progress, JSON/JUnit, replay lines and sanitizer deaths.
 #pragma once
 
@@ -20,6 +21,7 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
+#include "harness/registration.hpp"
 #include "harness/stress_run.hpp"
 
 namespace lfcheck {
@@ -36,9 +38,9 @@ inline std::vector<StressEntry>& stress_registry() {
 
 template <class E, template <E> class Workload>
 struct StressRegistrar {
-  StressRegistrar() {
+  explicit StressRegistrar(const char* structure) {
     using Correct = Workload<E::none>;
-    stress_registry().push_back({FaultTraits<E>::mechanism, Correct::name, Correct::description,
+    stress_registry().push_back({registration_name<E>(structure), Correct::name, Correct::description,
                                  [](StressRun& run, std::string_view fault) {
                                    return with_fault<E>(fault, [&](auto f) {
                                      Workload<decltype(f)::value>::run(run);
@@ -50,5 +52,12 @@ struct StressRegistrar {
 
 }  // namespace lfcheck
 
-#define LFCHECK_STRESS(FaultEnum, WorkloadTemplate) \
-  static const ::lfcheck::StressRegistrar<FaultEnum, WorkloadTemplate> lfcheck_stress_##WorkloadTemplate
+#define LFCHECK_STRESS(...) \
+  LFCHECK_PP_ONE_OR_TWO(__VA_ARGS__, LFCHECK_STRESS_WITH_FAULTS, LFCHECK_STRESS_FAULT_FREE, )(__VA_ARGS__)
+#define LFCHECK_STRESS_WITH_FAULTS(FaultEnum, WorkloadTemplate) \
+  LFCHECK_CHECK_REGISTRATION_NAME(FaultEnum);                   \
+  static const ::lfcheck::StressRegistrar<FaultEnum, WorkloadTemplate> lfcheck_stress_##WorkloadTemplate{LFCHECK_THIS_STRUCTURE}
+#define LFCHECK_STRESS_FAULT_FREE(Workload)                                                                \
+  LFCHECK_CHECK_REGISTRATION_NAME(::lfcheck::NoFault);                                                     \
+  static const ::lfcheck::StressRegistrar<::lfcheck::NoFault, ::lfcheck::FaultFreeWorkload<Workload>::template type> \
+      lfcheck_stress_##Workload{LFCHECK_THIS_STRUCTURE}

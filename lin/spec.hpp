@@ -3,7 +3,9 @@
 //
 // A spec S is a struct of static members (no objects):
 //   using State  = ...;  // the sequential model's state: copyable, operator==, hashed
-//                        // by std::hash<State> or, if present, `static std::size_t hash(const State&)`
+//                        // by `static std::size_t hash(const State&)` if present, else by
+//                        // std::hash<State>, else (a container such as std::vector<int>)
+//                        // by std::hash of its elements, in order
 //   using Call   = ...;  // one operation with its arguments: trivially copyable, small
 //   using Result = ...;  // what the operation returned: trivially copyable
 //   static State initial();
@@ -30,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -49,6 +52,14 @@ concept HasApply = requires(typename S::State& state, const typename S::Call& ca
 template <class S>
 concept HasStateHash = requires(const typename S::State& state) {
   { S::hash(state) } -> std::convertible_to<std::size_t>;
+};
+
+// A State that is a sequence of std::hash-able values (std::vector<int>, std::deque<...>).
+template <class State>
+concept HashableSequence = requires(const State& state) {
+  std::begin(state);
+  std::end(state);
+  { std::hash<std::remove_cvref_t<decltype(*std::begin(state))>>{}(*std::begin(state)) } -> std::convertible_to<std::size_t>;
 };
 
 template <class S>
@@ -74,7 +85,7 @@ concept Spec =
     std::is_trivially_copyable_v<typename S::Call> && std::is_trivially_copyable_v<typename S::Result> &&
     std::is_default_constructible_v<typename S::Call> && std::is_default_constructible_v<typename S::Result> &&
     (HasStep<S> || (HasApply<S> && std::equality_comparable<typename S::Result>)) &&
-    (HasStateHash<S> || requires(const typename S::State& state) {
+    (HasStateHash<S> || HashableSequence<typename S::State> || requires(const typename S::State& state) {
       { std::hash<typename S::State>{}(state) } -> std::convertible_to<std::size_t>;
     });
 
@@ -90,10 +101,16 @@ bool spec_step(typename S::State& state, const typename S::Call& call, const typ
 
 template <Spec S>
 std::uint64_t spec_state_hash(const typename S::State& state) {
-  if constexpr (HasStateHash<S>)
+  if constexpr (HasStateHash<S>) {
     return static_cast<std::uint64_t>(S::hash(state));
-  else
+  } else if constexpr (requires { std::hash<typename S::State>{}(state); }) {
     return static_cast<std::uint64_t>(std::hash<typename S::State>{}(state));
+  } else {
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;  // FNV-style mix of the elements' hashes, in order
+    for (const auto& v : state)
+      h = (h ^ static_cast<std::uint64_t>(std::hash<std::remove_cvref_t<decltype(v)>>{}(v))) * 0x100000001b3ull;
+    return h;
+  }
 }
 
 // The partition key of a call; 0 for every call of an unpartitioned spec.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "property_tests/fault_selection.hpp"
+#include "harness/spec_subject.hpp"
 #include "specs/spec.hpp"
 #include "sync/std_sync.hpp"
 
@@ -44,9 +45,9 @@ const char* invariants_of(const Subject& s) {
 }
 
 // The property for fault F: every call's result equals the model's.
-template <class S, typename S::Fault F>
+template <class S, spec::FaultOf<S> F>
 void sequence_matches_model(const std::vector<SpecCall<S>>& calls) {
-  typename S::template Subject<StdSync, F> subject;
+  spec::SubjectOf<S, StdSync, F> subject;
   typename S::State model = S::initial();
   std::ostringstream done;  // the calls so far, for the failure message
   for (const auto& c : calls) {
@@ -67,8 +68,8 @@ void sequence_matches_model(const std::vector<SpecCall<S>>& calls) {
 template <class S>
 bool check_spec_state_machine() {
   bool ok = false;
-  with_selected_fault<typename S::Fault>([&](auto fault) {
-    constexpr typename S::Fault F = decltype(fault)::value;
+  with_selected_fault<spec::FaultOf<S>>([&](auto fault) {
+    constexpr spec::FaultOf<S> F = decltype(fault)::value;
     ok = rc::check(std::string(S::name) + " agrees with its sequential spec after every call",
                    [] { sequence_matches_model<S, F>(*gen_sequence<S>()); });
   });

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# driver_on_project.sh LFCHECK BUILD — the installed `lfcheck` driver on a user's build
+# tree (BUILD: examples/ built against the installed package, tests/run_examples.sh):
+# --build DIR and the current directory select the tree, a NAME builds and runs only
+# that structure's binary, exit statuses are the usual ones (0 nothing found, 1 a check
+# failed, 2 usage/set-up), a failure table names the project's own files, its replay
+# file replays, and a structure without a model layer (NO_MODEL) says why.
+set -u
+lfcheck=$1 build=$2
+failed=0
+out=$(mktemp) err=$(mktemp)
+# expect STATUS WHAT [-- GREP_STDOUT_AND_STDERR] -- command...
+expect() {
+  local want=$1 what=$2 pattern=""; shift 2
+  if [ "$1" = -- ] && [ "${3:-}" = -- ]; then pattern=$2; shift 3; else shift; fi
+  "$@" >"$out" 2>"$err"
+  local rc=$?
+  if [ $rc -ne "$want" ]; then
+    echo "FAIL: $what: exit $rc, want $want"; cat "$out" "$err" | tail -8; failed=$((failed + 1))
+  elif [ -n "$pattern" ] && ! cat "$out" "$err" | grep -Eq -- "$pattern"; then
+    echo "FAIL: $what: output lacks /$pattern/"; cat "$out" "$err" | tail -8; failed=$((failed + 1))
+  else
+    echo "ok:   $what (exit $rc)"
+  fi
+}
+b=(--build "$build")
+expect 0 "model NAME, spec only: the generated scenarios" -- 'no hand-written scenarios' -- \
+  "$lfcheck" "${b[@]}" model bounded_queue --scenarios 3 --quiet
+expect 0 "model NAME from the build tree itself (no --build)" -- 'put_then_take' -- \
+  env -C "$build" "$lfcheck" model handoff --list
+expect 2 "model NAME without a model layer says why" -- 'no model layer \(NO_MODEL\): boost::lockfree' -- \
+  "$lfcheck" "${b[@]}" model boost_spsc_queue
+expect 0 "lin NAME without a model layer: stress only, says why" -- 'no model layer \(NO_MODEL\)' -- \
+  "$lfcheck" "${b[@]}" lin boost_spsc_queue --scenarios 3 --duration 4 --quiet
+expect 0 "lin NAME" -- "$lfcheck" "${b[@]}" lin bounded_queue --scenarios 3 --duration 4 --quiet
+expect 0 "props NAME" -- "$lfcheck" "${b[@]}" props bounded_queue
+expect 2 "props: unknown structure" -- "$lfcheck" "${b[@]}" props nosuch
+expect 0 "stress NAME (TSan)" -- 'seed: ' -- "$lfcheck" "${b[@]}" stress handoff --ops 20000 --quiet
+expect 0 "faults lists the project's catalogue" -- 'ticket_lock\.relaxed_unlock' -- "$lfcheck" "${b[@]}" faults
+# A seeded fault: the model run fails, its table names the project's header by its
+# path in the project, and the replay file it wrote fails the same way.
+expect 1 "model NAME --fault: caught, table names the project's file" -- '^source: ticket_lock/ticket_lock' -- \
+  "$lfcheck" "${b[@]}" model ticket_lock --fault relaxed_unlock --first-failure --quiet
+replay=$(cat "$out" "$err" | sed -n 's/^replay: .*lfcheck replay //p' | head -1)
+if [ -n "$replay" ] && [ -f "$replay" ]; then
+  expect 1 "replay FILE of a user's structure" -- "$lfcheck" "${b[@]}" replay "$replay"
+else
+  echo "FAIL: the failing model run named no replay file"; failed=$((failed + 1))
+fi
+expect 2 "a directory that is no build of a project" -- 'is not configured: configure your project first' -- "$lfcheck" --build /tmp model handoff
+rm -f "$out" "$err"
+echo "driver on a user's project: $failed failed"
+[ $failed -eq 0 ]
