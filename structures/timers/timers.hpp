@@ -175,7 +175,11 @@ inline constexpr std::int64_t kTimerNever = std::numeric_limits<std::int64_t>::m
 // its schedule, and once the clock reads INT64_MAX (a virtual clock can) it would
 // be due again at once, forever: run_due would never return.
 inline bool timer_next_periodic(std::int64_t when, std::int64_t period, std::int64_t now, std::int64_t& next) {
-  const std::int64_t missed = now > when ? (now - when) / period : 0;
+  // now - when in 128 bits: it overflows int64 for when < 0 < now (e.g. a timer
+  // due at INT64_MIN fired at INT64_MAX), which wrapped to a negative count of
+  // missed periods, a next when in the past, and run_due firing it ~2^64 times.
+  const __int128 missed =
+      now > when ? (static_cast<__int128>(now) - static_cast<__int128>(when)) / period : 0;
   const __int128 n = static_cast<__int128>(when) + static_cast<__int128>(period) * (missed + 1);
   if (n > kTimerNever) return false;
   next = static_cast<std::int64_t>(n);
