@@ -11,6 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/build/models"
 touch "$tmp/build/build.ninja"  # configured
+# One structure with a model layer (the manifest cmake/Lfcheck.cmake writes).
+printf 'structure\tstandin\tmodel\t-\n' >"$tmp/build/lfcheck-manifest.txt"
 events=$tmp/events
 cat >"$tmp/bin/cmake" <<STUB
 #!/bin/sh
