@@ -50,7 +50,8 @@ done
 # --- jobs with --first-failure ---------------------------------------------------------
 if run ff 1 -- "$probes" probe --fault probe.read_in_window --scheduler pct --depth 2 --jobs 2 --first-failure; then
   n=$(runs_of "$dir/ff.json" ordered | wc -l) f=$(runs_of "$dir/ff.json" ordered | grep -c '"verdict": "fail"')
-  if [ "$f" -ge 1 ] && { [ "$n" -eq 5 ] || grep -q "of 5 runs not run to their end" "$dir/ff.out"; }; then
+  total=$("$probes" probe --list | wc -l)  # one pct run per probe scenario
+  if [ "$f" -ge 1 ] && { [ "$n" -eq "$total" ] || grep -q "of $total runs not run to their end" "$dir/ff.out"; }; then
     ok "--jobs 2 --first-failure: $f failing of $n reported runs, the rest said to be stopped"
   else
     fail "--jobs 2 --first-failure: $n runs, $f failing"; cat "$dir/ff.out"
