@@ -125,8 +125,11 @@ inline std::vector<std::pair<std::size_t, std::size_t>> reads_from(const std::ve
 }
 
 // Writes the trace; returns false if the file cannot be written.
+// A thread with no step gets a track too (a model execution's thread always has
+// steps, so an empty track shows a step lost on the way), unless `idle_tracks` is
+// false: a stress run that a sanitizer ended before some thread's first operation.
 inline bool write_trace(const std::string& path, const std::vector<Step>& steps, int threads,
-                        const std::string& title) {
+                        const std::string& title, bool idle_tracks = true) {
   std::ofstream out(path);
   if (!out) return false;
   auto ts = [&](const Step& s) { return s.time_us >= 0 ? s.time_us : s.index * 10.0; };
@@ -139,9 +142,14 @@ inline bool write_trace(const std::string& path, const std::vector<Step>& steps,
   };
   events.push_back("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,\"ts\":0,\"args\":{\"name\":" +
                    q(title) + "}}");
-  for (int t = 0; t < threads; ++t)
+  std::vector<bool> has_steps(static_cast<std::size_t>(threads > 0 ? threads : 0), idle_tracks);
+  for (const Step& s : steps)
+    if (s.thread >= 0 && s.thread < threads) has_steps[static_cast<std::size_t>(s.thread)] = true;
+  for (int t = 0; t < threads; ++t) {
+    if (!has_steps[static_cast<std::size_t>(t)]) continue;
     events.push_back("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":" + std::to_string(t) +
                      ",\"ts\":0,\"args\":{\"name\":" + q("thread " + std::to_string(t)) + "}}");
+  }
 
   // Slices per thread: marked operations (properly nested by construction), then
   // groups of consecutive unmarked steps in one function.

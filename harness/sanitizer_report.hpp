@@ -116,7 +116,12 @@ inline bool parse_frame(const std::string& line, ReportFrame& f) {
   }
   auto last = rest.rfind(' ');
   std::string loc = last == std::string::npos ? "" : rest.substr(last + 1);
-  if (!loc.empty() && (loc[0] == '/' || loc[0] == '.') && loc.find(':') != std::string::npos) {
+  if (!loc.empty() && (loc[0] == '/' || loc[0] == '.') && loc.find(':') == std::string::npos) {
+    // A file without a line (an inlined frame the debug info gives no line for).
+    f.function = rest.substr(0, last);
+    f.project = loc.rfind("/usr/", 0) != 0 && module.find(".so") == std::string::npos;
+    f.where = short_path(loc);
+  } else if (!loc.empty() && (loc[0] == '/' || loc[0] == '.')) {
     f.function = rest.substr(0, last);
     // file:line:col -> file:line
     auto c2 = loc.rfind(':');
@@ -155,6 +160,7 @@ inline std::string short_sanitizer_report(const std::string& text, std::size_t m
   if (i == lines.size()) return "";
   std::string out = lines[i] + "\n";
   std::vector<detail::ReportFrame> stack;
+  detail::ReportFrame first_with_line;  // of the first stack: for a SUMMARY without a line
   bool skip_stack = false;  // a thread-creation stack
   auto flush = [&] {
     std::size_t shown = 0, system = 0;
@@ -179,6 +185,7 @@ inline std::string short_sanitizer_report(const std::string& text, std::size_t m
     detail::ReportFrame f;
     if (detail::parse_frame(l, f)) {
       if (!skip_stack) stack.push_back(f);
+      if (first_with_line.where.empty() && f.project && f.where.find(':') != std::string::npos) first_with_line = f;
       continue;
     }
     flush();
@@ -186,6 +193,11 @@ inline std::string short_sanitizer_report(const std::string& text, std::size_t m
       std::string summary = l.substr(0, l.find(" in "));
       auto slash = summary.find(" /");
       if (slash != std::string::npos) summary = summary.substr(0, slash + 1) + detail::short_path(summary.substr(slash + 1));
+      // TSan names the top frame's file; when the debug info gives that (inlined)
+      // frame no line, name the first frame that has one, and say so.
+      if (slash != std::string::npos && summary.find(':', slash) == std::string::npos && !first_with_line.where.empty())
+        summary = summary.substr(0, slash + 1) + first_with_line.where + " (the first frame with a line, " +
+                  first_with_line.function + "; the top frame has none)";
       out += "\n" + summary + "\n";
       break;
     }

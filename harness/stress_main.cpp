@@ -200,7 +200,9 @@ void write_history_views(const std::string& stem, const std::vector<std::vector<
     const int threads = static_cast<int>(history->size());
     const std::string table = render_thread_table(rows, threads, threads <= 4 ? 36 : 28);
     std::ofstream(stem + ".table.txt") << table;
-    write_trace(stem + ".trace.json", spans, threads, title);
+    // A thread the report ended before its first operation has no track (its table
+    // column is empty).
+    write_trace(stem + ".trace.json", spans, threads, title, /*idle_tracks=*/false);
     // The tail of the table on the terminal: the last moments before the failure.
     std::istringstream lines(table);
     std::vector<std::string> all;
