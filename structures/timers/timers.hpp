@@ -210,7 +210,7 @@ class TimerSet {
 
    private:
     friend class TimerSet;
-    friend class timers_detail::DaryHeap<Sync, Arity, Timer>;
+    friend struct timers_detail::IndexedNodePolicy<Timer>;
     friend struct TimerTestAccess<TimerSet>;
     typename Sync::template atomic<std::uint32_t> status_{0};
     typename Sync::template cell<Worker*> owner_{nullptr};
@@ -231,7 +231,7 @@ class TimerSet {
    private:
     friend class TimerSet;
     friend struct TimerTestAccess<TimerSet>;
-    using Heap = timers_detail::DaryHeap<Sync, Arity, Timer>;
+    using Heap = timers_detail::TimerHeap<Sync, Arity, Timer>;
     unsigned index_ = 0;
     typename Sync::mutex lock_;
     typename Sync::condvar wake_;
