@@ -37,7 +37,8 @@ inline constexpr std::uint32_t quit = 1u << 5;
 inline constexpr std::uint32_t safe = 1u << 6;
 }  // namespace msg_flags
 
-// A message. Who may touch each field, and when:
+// A message. Who may touch each field, and when (the Looper's fields come first,
+// so that what a sweep and a delivery touch shares as few cache lines as it can):
 //   payload (what, arg, target, callback): the owner (the poster) before enqueue;
 //       whoever next() or take_discarded() hands it to afterwards. The queue
 //       never reads or writes them. Visibility to the Looper thread comes from
@@ -52,7 +53,8 @@ inline constexpr std::uint32_t safe = 1u << 6;
 //       the Looper when it unlinks a neighbour; read by the Looper (and, from
 //       issue 4 on, by traversals from any thread — hence atomic).
 //   prev (back-link): Looper only; valid only for nodes the Looper has swept.
-//   heap_index: Looper only; position in the sync or async heap, -1 if in none.
+//   heap_slot: Looper only; the message's slot in DeliQueue's heap position table
+//       (which says where in the sync or async heap its entry is), -1 if in no heap.
 //   free_next (free-list link): a remover chains the messages it claimed through
 //       it and pushes the chain onto the lock-free free-list (release CAS); after
 //       the Looper's drain it is Looper-only: the reclamation lists, then the
@@ -61,18 +63,18 @@ template <class Sync = StdSync>
 struct Message {
   using Fn = void (*)(Message&);
 
+  typename Sync::template atomic<std::uint32_t> flags{0};
+  typename Sync::template cell<std::int32_t> heap_slot{-1};
+  typename Sync::template atomic<Message*> next{nullptr};
+  typename Sync::template cell<Message*> prev{nullptr};
+  typename Sync::template cell<std::int64_t> when{0};
+  typename Sync::template cell<std::int64_t> insert_seq{0};
+  typename Sync::template atomic<Message*> free_next{nullptr};
+
   typename Sync::template cell<std::int32_t> what{0};
   typename Sync::template cell<std::int64_t> arg{0};
   typename Sync::template cell<void*> target{nullptr};
   typename Sync::template cell<Fn> callback{nullptr};
-
-  typename Sync::template cell<std::int64_t> when{0};
-  typename Sync::template cell<std::int64_t> insert_seq{0};
-  typename Sync::template atomic<std::uint32_t> flags{0};
-  typename Sync::template atomic<Message*> next{nullptr};
-  typename Sync::template cell<Message*> prev{nullptr};
-  typename Sync::template cell<std::int32_t> heap_index{-1};
-  typename Sync::template atomic<Message*> free_next{nullptr};
 
   Message() = default;
   Message(const Message&) = delete;
