@@ -15,12 +15,12 @@
 
 using namespace lfcheck::bench;
 
-extern "C" [[gnu::noinline]] std::uint64_t lfcheck_heap_ops_branchless(const std::vector<Key>& keys) {
-  KeyHeap<Branchless> h(keys.size());
+extern "C" [[gnu::noinline, gnu::flatten]] std::uint64_t lfcheck_heap_ops_branchless(const std::vector<Key>& keys) {
+  KeyHeap<Branchless> h(KeyOnly<Branchless>(), static_cast<std::uint32_t>(keys.size()));
   return push_all_pop_all(h, keys);
 }
-extern "C" [[gnu::noinline]] std::uint64_t lfcheck_heap_ops_branchy(const std::vector<Key>& keys) {
-  KeyHeap<Branchy> h(keys.size());
+extern "C" [[gnu::noinline, gnu::flatten]] std::uint64_t lfcheck_heap_ops_branchy(const std::vector<Key>& keys) {
+  KeyHeap<Branchy> h(KeyOnly<Branchy>(), static_cast<std::uint32_t>(keys.size()));
   return push_all_pop_all(h, keys);
 }
 

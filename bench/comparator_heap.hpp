@@ -1,14 +1,18 @@
-// The heap behind branchless_vs_branchy_heap: a binary min-heap of (when, seq)
-// keys, written once and instantiated with two comparators that differ only in
-// how they compute the order:
-//   Branchless: lfcheck::compare_keys (structures/deliqueue/message.hpp), the
-//     comparator DeliQueue uses: sign(Δwhen)*2 + sign(Δseq) from comparisons only.
-//   Branchy: the obvious comparator with early returns (what a Java
-//     compareTo usually looks like): when first, then seq, a branch per test.
-// The heap's own code is the same for both and follows DeliQueue's sift loops
-// (structures/deliqueue/deliqueue.hpp): a sift still branches on the result of
-// each comparison; only the comparator's internal branches differ. Keys live in
-// the array (no pointer chasing), as in DeliQueue's heap entries.
+// The heap behind branchless_vs_branchy_heap: DeliQueue's own message heap
+// (lfcheck::DaryHeap, structures/timers/dary_heap.hpp, 4-ary, keys stored as
+// QueueKey = (when, seq biased by 2^63) exactly as DeliQueue stores them),
+// instantiated with two orders that differ only in how "a before b" is computed:
+//   Branchless: lfcheck::key_less (structures/deliqueue/message.hpp), the order
+//     DeliQueue's heaps use: one 128-bit comparison, flag arithmetic (cmp, sbb,
+//     setl/cmovl), no branch.
+//   Branchy: the obvious comparator with early returns (what a Java compareTo
+//     usually looks like), used as compareTo(a, b) < 0: when first, then seq, a
+//     branch per test.
+// Everything else is the same code for both: the heap's sifts, its
+// branch-free pick of the smallest child (so each comparator's own branches are
+// what differs), the keys (the same QueueKey array), the work (push all, pop all).
+// Keys live in the heap (no pointer chasing), as in DeliQueue's heaps; the heap
+// has no value array and no position tracking (NoValue, no-op hooks).
 #pragma once
 
 #include <cstdint>
@@ -16,17 +20,15 @@
 
 #include "bench/bench_util.hpp"
 #include "structures/deliqueue/message.hpp"
+#include "structures/timers/dary_heap.hpp"
 
 namespace lfcheck::bench {
 
-struct Key {
-  std::int64_t when;
-  std::int64_t seq;
-};
+using Key = QueueKey;
 
 struct Branchless {
   static constexpr const char* name = "branchless";
-  static int cmp(const Key& a, const Key& b) { return compare_keys(a.when, a.seq, b.when, b.seq); }
+  static bool less(const Key& a, const Key& b) { return key_less(a, b); }
 };
 
 struct Branchy {
@@ -34,47 +36,24 @@ struct Branchy {
   static int cmp(const Key& a, const Key& b) {
     if (a.when < b.when) return -1;
     if (a.when > b.when) return 1;
-    if (a.seq < b.seq) return -1;
-    if (a.seq > b.seq) return 1;
+    if (a.seq_order < b.seq_order) return -1;
+    if (a.seq_order > b.seq_order) return 1;
     return 0;
   }
+  static bool less(const Key& a, const Key& b) { return cmp(a, b) < 0; }
 };
 
+// The heap policy: Cmp's order; nothing to track.
 template <class Cmp>
-class KeyHeap {
- public:
-  explicit KeyHeap(std::size_t cap) { a_.resize(cap); }
-  std::size_t size() const { return n_; }
-  void push(const Key& e) {
-    std::size_t i = n_++;
-    while (i > 0) {
-      const std::size_t p = (i - 1) / 2;
-      if (Cmp::cmp(e, a_[p]) >= 0) break;
-      a_[i] = a_[p];
-      i = p;
-    }
-    a_[i] = e;
-  }
-  Key pop() {
-    const Key top = a_[0];
-    const Key e = a_[--n_];
-    std::size_t i = 0;
-    for (;;) {
-      std::size_t c = 2 * i + 1;
-      if (c >= n_) break;
-      if (c + 1 < n_ && Cmp::cmp(a_[c + 1], a_[c]) < 0) ++c;
-      if (Cmp::cmp(a_[c], e) >= 0) break;
-      a_[i] = a_[c];
-      i = c;
-    }
-    a_[i] = e;
-    return top;
-  }
-
- private:
-  std::vector<Key> a_;
-  std::size_t n_ = 0;
+struct KeyOnly {
+  static bool less(const Key& a, const Key& b) { return Cmp::less(a, b); }
+  static void placed(const Key&, NoValue, std::uint32_t) {}
+  static void removed(const Key&, NoValue) {}
+  static bool placed_at(const Key&, NoValue, std::uint32_t) { return true; }
 };
+inline constexpr unsigned kDeliQueueArity = 4;  // DeliQueue's kHeapArity
+template <class Cmp>
+using KeyHeap = DaryHeap<StdSync, kDeliQueueArity, Key, NoValue, KeyOnly<Cmp>>;
 
 // Key patterns. random: random when, seq = arrival order (the usual post).
 // ties: when drawn from 16 values, so most comparisons are decided by seq
@@ -89,10 +68,10 @@ inline std::vector<Key> make_keys(Pattern p, std::size_t n) {
   std::vector<Key> k(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto s = static_cast<std::int64_t>(i);
-    k[i] = {p == Pattern::random ? static_cast<std::int64_t>(rng.below(1ull << 40))
-            : p == Pattern::ties ? static_cast<std::int64_t>(rng.below(16))
-                                 : s,
-            s};
+    k[i] = Key::of(p == Pattern::random ? static_cast<std::int64_t>(rng.below(1ull << 40))
+                   : p == Pattern::ties ? static_cast<std::int64_t>(rng.below(16))
+                                        : s,
+                   s);
   }
   return k;
 }
@@ -100,11 +79,12 @@ inline std::vector<Key> make_keys(Pattern p, std::size_t n) {
 // Pushes every key, then pops them all; returns a checksum of the pop order.
 template <class Cmp>
 [[gnu::flatten]] inline std::uint64_t push_all_pop_all(KeyHeap<Cmp>& h, const std::vector<Key>& keys) {
-  for (const Key& k : keys) h.push(k);
+  for (const Key& k : keys) h.push(k, NoValue{});
   std::uint64_t sum = 0;
   while (h.size()) {
-    const Key k = h.pop();
-    sum = sum * 31 + static_cast<std::uint64_t>(k.seq);
+    const Key k = h.key(0);
+    h.remove_at(0);
+    sum = sum * 31 + k.seq_order;
   }
   return sum;
 }

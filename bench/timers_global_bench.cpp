@@ -3,19 +3,26 @@
 // (GlobalLockTimers: one lock, one 4-ary heap), with reset and stop called in
 // parallel from every thread (T = 1, the core count, twice the core count).
 //
-// Set-up: 1,024 timers per thread, armed far in the future (virtual clock at 0,
-// whens in [1 s, 2 s)), spread over the workers (one worker per thread). Each
-// iteration of each thread: a random timer of the whole set (mostly on other
-// threads' workers) is reset to a random when in the same range (half earlier,
-// half later) or stopped, 50/50. Every R operations (run_every:R, 64 or 4096)
-// each thread runs its own worker's run_due, as a worker's run loop would
-// between its other work: for the per-worker design this is where the deferred
-// heap work happens (Deleted timers removed, ModifiedEarlier/Later re-sited by
-// the adjust scan, which one ModifiedEarlier timer triggers over the whole heap),
-// so that cost is in the measurement, amortized over R operations; for the global
-// lock, run_due takes the one lock and finds nothing due (its heap work was done
-// inside each reset/stop). R = 64 is a busy run loop; R = 4096 shows mostly the
-// reset/stop paths themselves. Nothing fires (nothing is due), so callbacks cost nothing.
+// Set-up (untimed, the same for both): 1,024 timers per thread, armed far in the
+// future (virtual clock at 0, whens in [1 s, 2 s)), timer i on worker i % T (one
+// worker per thread). Each iteration of each thread: one timer is reset to a
+// random when in the same range (half earlier, half later) or stopped, 50/50.
+// Which timer, two mixes:
+//   own: the per-P case Go's design is for (a goroutine's timers live on its P):
+//        15 of 16 operations are on a random timer of the thread's own worker;
+//        the 16th stops a random timer of any worker (a cross-worker stop, which
+//        never moves a timer to another heap, so the mix stays what it says).
+//   any: every operation on a random timer of the whole set, so with T threads
+//        (T-1)/T of them touch another worker's timers: every timer's cache line
+//        and every worker's counters move between cores in both designs.
+// Every R operations (run_every:R, 64 or 4096) each thread runs its own worker's
+// run_due, as a worker's run loop would between its other work: for the
+// per-worker design this is where the deferred heap work happens (Deleted timers
+// removed, ModifiedEarlier/Later re-sited when they reach the head or when the
+// adjust scan runs), so that cost is in the measurement, amortized over R
+// operations; for the global lock, run_due takes the one lock and finds nothing
+// due (its heap work was done inside each reset/stop). Nothing fires (nothing is
+// due), so callbacks cost nothing.
 // Reported: time per operation over all threads (GB's multi-thread real time);
 // at the end the set's check_invariants() must pass.
 // Go's figures (DESIGN §5): the global lock's StartStop went 214 ns -> 804 ns from
@@ -53,7 +60,9 @@ struct Shared {
 template <class Set>
 Shared<Set>* g_shared = nullptr;
 
-template <class Set>
+enum class Mix { own, any };
+
+template <class Set, Mix kMix>
 void reset_stop(benchmark::State& state) {
   const auto threads = static_cast<unsigned>(state.threads());
   const auto me = static_cast<unsigned>(state.thread_index());
@@ -73,12 +82,16 @@ void reset_stop(benchmark::State& state) {
   unsigned k = 0;
   for (auto _ : state) {
     if (!s) s = g_shared<Set>;
-    auto& t = s->timers[rng.below(s->n)];
     const std::uint64_t r = rng.next();
-    if (r & 1)
-      s->set.reset(me, t, kSecond + static_cast<std::int64_t>((r >> 1) % kSecond));
-    else
-      s->set.stop(t);
+    if (kMix == Mix::own && (r & 0x1e) == 0) {  // 1 in 16: stop a timer of any worker
+      s->set.stop(s->timers[rng.below(s->n)]);
+    } else {
+      auto& t = kMix == Mix::own ? s->timers[me + threads * rng.below(kPerThread)] : s->timers[rng.below(s->n)];
+      if (r & 1)
+        s->set.reset(me, t, kSecond + static_cast<std::int64_t>((r >> 5) % kSecond));
+      else
+        s->set.stop(t);
+    }
     if (++k == run_every) {
       k = 0;
       s->set.run_due(me);
@@ -95,8 +108,10 @@ void register_all() {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::vector<int> counts{1, static_cast<int>(cores), static_cast<int>(2 * cores)};
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-  for (auto* b : {benchmark::RegisterBenchmark("timers_perworker_vs_global/global", reset_stop<Global>),
-                  benchmark::RegisterBenchmark("timers_perworker_vs_global/perworker", reset_stop<PerWorker>)}) {
+  for (auto* b : {benchmark::RegisterBenchmark("timers_perworker_vs_global/global/own", reset_stop<Global, Mix::own>),
+                  benchmark::RegisterBenchmark("timers_perworker_vs_global/perworker/own", reset_stop<PerWorker, Mix::own>),
+                  benchmark::RegisterBenchmark("timers_perworker_vs_global/global/any", reset_stop<Global, Mix::any>),
+                  benchmark::RegisterBenchmark("timers_perworker_vs_global/perworker/any", reset_stop<PerWorker, Mix::any>)}) {
     b->ArgName("run_every")->Arg(64)->Arg(4096)->UseRealTime()->Unit(benchmark::kNanosecond);
     for (int t : counts) b->Threads(t);
   }

@@ -19,8 +19,8 @@
 // timers stays N. Times are per round; the callback only records the timer.
 // The 1M case runs a fixed 20,000 rounds (its set-up of 1M adds dominates otherwise).
 //
-// heap4_vs_heap2/<heapD>/heap_only/timers:N — the heap alone (timers_detail::DaryHeap,
-// the heap under every worker), without the status machine and lock around it: a
+// heap4_vs_heap2/<heapD>/heap_only/timers:N — the heap alone (timers_detail::TimerHeap,
+// the DaryHeap under every worker), without the status machine and lock around it: a
 // round is one stop done the old, eager way (Go 2013's deltimer: remove_at of a
 // random timer, then a push of it with a new random when) plus one run (the head
 // leaves by remove_at(0) and is pushed again). This is the setting of Go's
@@ -88,7 +88,7 @@ struct HeapNode {
 
 template <unsigned Arity>
 void heap_only(benchmark::State& state) {
-  using Heap = lfcheck::timers_detail::DaryHeap<lfcheck::StdSync, Arity, HeapNode>;
+  using Heap = lfcheck::timers_detail::TimerHeap<lfcheck::StdSync, Arity, HeapNode>;
   const auto n = static_cast<std::size_t>(state.range(0));
   const auto horizon = static_cast<std::uint64_t>(n) * 1000;
   std::unique_ptr<HeapNode[]> nodes(new HeapNode[n]);

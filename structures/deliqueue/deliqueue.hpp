@@ -40,8 +40,8 @@
 //   Looper sweeps from the current top down to the top it saw last time
 //   (swept_top_), writing back-links (`prev`) on the way down, then walks back up
 //   (oldest first) assigning insertSeq and inserting each message into one of two
-//   binary min-heaps (sync messages and barriers; async messages). Each message
-//   keeps its heap index, so removal from a heap is O(log n). A delivered message
+//   4-ary min-heaps (sync messages and barriers; async messages; see "Heaps").
+//   Removal from a heap is O(log n) through the position table. A delivered message
 //   is unlinked from the stack by the Looper alone: the top by a CAS on top_
 //   (if pushes arrived meanwhile the CAS fails and the Looper sweeps again, which
 //   rebuilds the back-link it needs), any other node through its back-link.
@@ -137,18 +137,47 @@
 //   the heaps; they still are, and now see a snapshot: a remover may claim the
 //   message peek returned right after (next() then delivers something else).
 //
+// Heaps (Looper only; structures/timers/dary_heap.hpp)
+//   Each heap is 4-ary and keeps its keys, (when, insertSeq) (16 bytes), apart
+//   from its values, (message, slot): a sift compares four sibling keys in one
+//   cache line, with key_less (message.hpp: one 128-bit comparison, flag
+//   arithmetic) in a tournament of conditional moves, and never reads a message.
+//   The pop of the head is bottom-up (the hole goes down to a leaf, the last
+//   entry climbs back). Where an entry is lives in a position table indexed by
+//   the message's heap_slot, written for every entry a sift moves: a dense array
+//   of int32 (4 bytes per queued message, cached), not a field in each moved
+//   message (that was one write to a random message per level, a cache miss
+//   each once the queue outgrows the cache). A message takes a slot when it is
+//   inserted and gives it back when it leaves its heap; free slots are chained
+//   through the table itself.
+//   Due runs: beside each heap, a ring of messages that were already due when
+//   the sweep saw them and came after the run's last entry — the common post,
+//   "now", in order. They go in and out in O(1) (no sift at all); the Looper's
+//   front of a kind is the earlier of its run's first entry and its heap's head.
+//   A message due when swept but out of order goes to the heap, as does every
+//   message swept without a clock reading (peek, is_idle, a drain's or unlink's
+//   re-sweep). A removed run entry becomes a hole (its key stays, so the run
+//   stays in order) that the run's start skips; holes are dropped when the ring
+//   grows. The sweep of next_until reads the clock once for this, and that
+//   reading is the round's `now` (one reading per round, as before).
+//
 // Memory
 //   Messages belong to the caller (the queue stores no copy); a message still
 //   queued when the queue is destroyed must outlive it (the destructor walks the
 //   stack to free the queue's own barriers). Barriers and the sentinel belong to
-//   the queue. Heaps are arrays of (when, seq, message)
-//   entries (comparisons do not chase pointers), doubled when full (Looper only).
+//   the queue. Heaps (keys, values), due runs and the position table are
+//   arrays, doubled when full (Looper only): 36 bytes per queued message.
 //   The wake resource: the RefcountedShutdown (its word alone on a cache line;
 //   192 bytes with StdSync) inside the queue, and one heap object (mutex,
 //   condition variable, two words, one eventfd in StdSync builds) freed when the
 //   Looper processes quit, or by the destructor if it never did.
 //
 // Cost
+//   The Looper: a sweep touches each new message twice (down, up) and puts it in
+//   a due run (O(1)) or a heap (O(log_4 n), usually O(1) for random keys); a
+//   delivery is one claim CAS, one unlink (a CAS on the top, or two plain link
+//   writes) and a pop: O(1) from a run, about 3 log_4 n branch-free key
+//   comparisons from a heap.
 //   enqueue that needs no wake-up: one CAS + one fetch_add. One that wakes the
 //   Looper adds one CAS + one RMW on the refcount word, the park mutex, a notify
 //   and an eventfd write (StdSync). Quit processing: one CAS, the quit rules
@@ -166,6 +195,7 @@
 #include "structures/shutdown/refcounted_shutdown.hpp"
 #include "structures/removal/removal_faults.hpp"
 #include "structures/removal/traversal_epochs.hpp"
+#include "structures/timers/dary_heap.hpp"
 #include "sync/clock.hpp"
 #include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
@@ -209,8 +239,6 @@ class DeliQueue {
       if (m->is_barrier()) Sync::destroy(m);
       m = nx;
     }
-    heap_[0].release();
-    heap_[1].release();
   }
   DeliQueue(const DeliQueue&) = delete;
   DeliQueue& operator=(const DeliQueue&) = delete;
@@ -224,6 +252,13 @@ class DeliQueue {
       return compare_keys_subtracting(aw, as, bw, bs);  // FAULT
     else
       return compare_keys(aw, as, bw, bs);
+  }
+  // The order the heaps use: compare(...) < 0, as key_less when correct.
+  static constexpr bool before(std::int64_t aw, std::int64_t as, std::int64_t bw, std::int64_t bs) {
+    if constexpr (Fault == DeliFault::subtracting_comparator)
+      return compare_keys_subtracting(aw, as, bw, bs) < 0;  // FAULT
+    else
+      return key_less(aw, as, bw, bs);
   }
 
   // ---- any thread -------------------------------------------------------------
@@ -296,9 +331,10 @@ class DeliQueue {
       // sweep so that any enqueue after this point makes the pre-sleep CAS fail.
       std::uint64_t w0 = wake_.v.load(std::memory_order_acquire);
       if constexpr (Fault == DeliFault::quit_skips_sweep) quit_without_sweep();  // FAULT
-      sweep();
+      std::int64_t now;
+      const bool read_clock = sweep(&now);  // one clock reading per round either way
       if (swept_claimed_ && !confirm_sweep()) continue;  // a push came since: sweep it too
-      const std::int64_t now = clock_.now();
+      if (!read_clock) now = clock_.now();
       if (quitting_) {  // never parks from here on: the wake resource is gone
         if (!quit_processed_) process_quit();
         std::int64_t deadline;
@@ -365,17 +401,15 @@ class DeliQueue {
   // already removed, or discarded by quit).
   [[nodiscard]] BarrierRemoval remove_sync_barrier(std::uint64_t token) {
     sweep();
-    Heap& h = heap_[0];
-    for (std::int32_t i = 0; i < h.size; ++i) {
-      Msg* m = h.a[i].m;
-      if (m->is_barrier() && static_cast<std::uint64_t>(m->arg.load()) == token) {
-        heap_remove(h, i);
-        unlink(m);
-        epochs_.retire(m);  // freed once no traversal can stand on it
-        return BarrierRemoval::removed;
-      }
-    }
-    return BarrierRemoval::unknown_token;
+    Msg* found = nullptr;
+    for_each_queued([&](const Key&, Msg* m) {
+      if (!found && m->is_barrier() && static_cast<std::uint64_t>(m->arg.load()) == token) found = m;
+    });
+    if (!found) return BarrierRemoval::unknown_token;
+    order_remove(found, 0);  // barriers are sync
+    unlink(found);
+    epochs_.retire(found);  // freed once no traversal can stand on it
+    return BarrierRemoval::removed;
   }
 
   // Where quit's dropped messages go: fn(m, ctx) on the Looper thread, once per
@@ -499,7 +533,9 @@ class DeliQueue {
   // uses, the eventfd's total). Looper, or quiescent.
   bool wake_resource_destroyed() const { return wake_shut_.resource_destroyed(); }
   const WakeReport& wake_resource_report() const { return wake_report_; }
-  std::int32_t size_looper() const { return heap_[0].size + heap_[1].size; }
+  std::int32_t size_looper() const {
+    return static_cast<std::int32_t>(heap_[0].size() + heap_[1].size() + run_[0].live + run_[1].live);
+  }
 
   // O(1) check for the Looper: nullptr, or what the Looper found corrupt.
   const char* health() const { return broken_; }
@@ -523,22 +559,49 @@ class DeliQueue {
       return "wake resource destroyed before quit was processed, or not after";
     for (int k = 0; k < 2; ++k) {
       const Heap& h = heap_[k];
-      for (std::int32_t i = 0; i < h.size; ++i) {
-        const Entry& e = h.a[i];
-        if (!e.m) return "null message in a heap";
-        if (e.m->heap_index.load() != i) return "heap index != position";
-        if (e.when != e.m->when.load() || e.seq != e.m->insert_seq.load())
+      for (std::uint32_t i = 0; i < h.size(); ++i) {
+        const Key e = h.key(i);
+        const Ref r = h.value(i);
+        if (!r.m) return "null message in a heap";
+        if (!h.policy().placed_at(e, r, i)) return "position table or heap slot != the entry's position";
+        if (e.when != r.m->when.load() || e.seq() != r.m->insert_seq.load())
           return "heap entry key differs from its message";
-        if ((k == 1) != e.m->is_async() || (e.m->is_barrier() && k == 1))
+        if ((k == 1) != r.m->is_async() || (r.m->is_barrier() && k == 1))
           return "message in the wrong heap";
         // The reference order (not the queue's comparator, which a fault may break).
         if (i > 0) {
-          const Entry& p = h.a[(i - 1) / 2];
-          if (e.when < p.when || (e.when == p.when && e.seq < p.seq)) return "heap order violated";
-          if (e.when == p.when && e.seq == p.seq) return "two messages with the same insertSeq";
+          const Key p = h.key((i - 1) / kHeapArity);
+          if (e.when < p.when || (e.when == p.when && e.seq() < p.seq())) return "heap order violated";
+          if (e.when == p.when && e.seq() == p.seq()) return "two messages with the same insertSeq";
         }
       }
     }
+    for (int k = 0; k < 2; ++k) {
+      const Run& r = run_[k];
+      if (r.tail - r.head > r.cap) return "due run holds more entries than it has room for";
+      if (r.live && !r.refs[r.head & (r.cap - 1)].m) return "due run starts with a removed entry";
+      std::uint32_t live = 0;
+      const Key* prev = nullptr;
+      for (std::uint32_t c = r.head; c != r.tail; ++c) {
+        const std::uint32_t idx = c & (r.cap - 1);
+        const Ref& e = r.refs[idx];
+        if (!e.m) continue;  // removed: a hole the head skips
+        ++live;
+        const Key& key = r.keys[idx];
+        if (static_cast<std::int32_t>(e.slot) >= slots_.cap || slots_.pos[e.slot] != static_cast<std::int32_t>(kInRun | idx) ||
+            e.m->heap_slot.load() != static_cast<std::int32_t>(e.slot))
+          return "position table or heap slot != the due-run entry's position";
+        if (key.when != e.m->when.load() || key.seq() != e.m->insert_seq.load())
+          return "due-run entry key differs from its message";
+        if ((k == 1) != e.m->is_async() || (e.m->is_barrier() && k == 1)) return "message in the wrong due run";
+        // The reference order (not the queue's comparator, which a fault may break).
+        if (prev && !(prev->when < key.when || (prev->when == key.when && prev->seq() < key.seq())))
+          return "due run out of (when, insertSeq) order";
+        prev = &key;
+      }
+      if (live != r.live) return "due run's count differs from its entries";
+    }
+    if (slots_.used != size_looper()) return "position table slots in use != messages in the heaps and runs";
     // The stack: the unswept part above swept_top_, then the swept part, whose
     // nodes must be exactly the heaps' messages, with consistent back-links.
     Msg* n = top_.v.load(std::memory_order_acquire);
@@ -554,13 +617,18 @@ class DeliQueue {
       if (above && n->prev.load() != above) return "back-link does not match the stack";
       if (n->flags.load(std::memory_order_relaxed) & msg_flags::quit) {
         if (above) return "quit sentinel below the top";
-      } else if ((n->flags.load(std::memory_order_relaxed) & msg_flags::removed) && n->heap_index.load() < 0) {
+      } else if ((n->flags.load(std::memory_order_relaxed) & msg_flags::removed) && n->heap_slot.load() < 0) {
         // Claimed by a remover and not in a heap: on its way through the free-list.
         if (!n->in_use()) return "claimed message on the stack not marked in use";
       } else {
-        const std::int32_t i = n->heap_index.load();
-        const Heap& h = heap_[n->is_async() ? 1 : 0];
-        if (i < 0 || i >= h.size || h.a[i].m != n) return "swept message not in its heap";
+        const std::int32_t s = n->heap_slot.load();
+        const int k = n->is_async() ? 1 : 0;
+        if (s < 0 || s >= slots_.cap || slots_.pos[s] < 0) return "swept message not in its heap";
+        const auto p = static_cast<std::uint32_t>(slots_.pos[s]);
+        const bool in_run = p & kInRun;
+        if (in_run ? ((p & ~kInRun) >= run_[k].cap || run_[k].refs[p & ~kInRun].m != n)
+                   : (p >= heap_[k].size() || heap_[k].value(p).m != n))
+          return "swept message not in its heap";
         if (!n->in_use()) return "queued message not marked in use";
         if (++counted > size_looper()) return "more messages on the stack than in the heaps";
       }
@@ -571,20 +639,192 @@ class DeliQueue {
   }
 
  private:
-  struct Entry {
-    std::int64_t when = 0;
-    std::int64_t seq = 0;
-    Msg* m = nullptr;
-  };
-  struct Heap {
-    Entry* a = nullptr;
-    std::int32_t size = 0;
-    std::int32_t cap = 0;
-    void release() {
-      if (a) Sync::destroy_array(a);
-      a = nullptr;
+  // ---- the heaps (header: "Heaps") --------------------------------------------------
+  static constexpr unsigned kHeapArity = 4;
+  struct Key : QueueKey {  // what a sift compares: (when, seq) as key_less reads it
+    friend std::ostream& operator<<(std::ostream& os, const Key& k) {  // model histories
+      return os << "{when " << k.when << ", seq " << k.seq() << "}";
     }
   };
+  struct Ref {  // what the entry is
+    Msg* m;
+    std::uint32_t slot;
+    friend std::ostream& operator<<(std::ostream& os, const Ref& r) {
+      return os << "{msg " << static_cast<const void*>(r.m) << ", slot " << r.slot << "}";
+    }
+  };
+  // The position table: for a slot in use, the index of its message's entry in
+  // the heap that holds it; for a free slot, the next free slot (-1: none).
+  struct Slots {
+    std::int32_t inline_pos[16];
+    std::int32_t* pos = inline_pos;
+    std::int32_t cap = 16;
+    std::int32_t free = 0;  // first free slot
+    std::int32_t used = 0;
+    Slots() {
+      for (std::int32_t i = 0; i < cap; ++i) inline_pos[i] = i + 1 < cap ? i + 1 : -1;
+    }
+    Slots(const Slots&) = delete;
+    Slots& operator=(const Slots&) = delete;
+    ~Slots() {
+      if (pos != inline_pos) Sync::destroy_array(pos);
+    }
+    std::uint32_t acquire() {
+      if (free < 0) grow();
+      const std::int32_t s = free;
+      free = pos[s];
+      ++used;
+      return static_cast<std::uint32_t>(s);
+    }
+    void release(std::uint32_t s) {
+      pos[s] = free;
+      free = static_cast<std::int32_t>(s);
+      --used;
+    }
+    void grow() {  // only when every slot is in use
+      const std::int32_t ncap = cap ? cap * 2 : 16;
+      std::int32_t* np = Sync::template create_array<std::int32_t>(static_cast<std::size_t>(ncap));
+      for (std::int32_t i = 0; i < cap; ++i) np[i] = pos[i];
+      for (std::int32_t i = cap; i < ncap; ++i) np[i] = i + 1 < ncap ? i + 1 : -1;
+      if (pos != inline_pos) Sync::destroy_array(pos);
+      pos = np;
+      free = cap;
+      cap = ncap;
+    }
+  };
+  struct HeapPolicy {
+    Slots* slots;
+    static bool less(const Key& a, const Key& b) {
+      if constexpr (Fault == DeliFault::subtracting_comparator)
+        return before(a.when, a.seq(), b.when, b.seq());  // FAULT (inside before)
+      else
+        return key_less(a, b);
+    }
+    void placed(const Key&, const Ref& r, std::uint32_t i) const { slots->pos[r.slot] = static_cast<std::int32_t>(i); }
+    void removed(const Key&, const Ref& r) const {
+      slots->release(r.slot);
+      r.m->heap_slot.store(-1);
+    }
+    bool placed_at(const Key&, const Ref& r, std::uint32_t i) const {
+      return r.m && static_cast<std::int32_t>(r.slot) < slots->cap &&
+             slots->pos[r.slot] == static_cast<std::int32_t>(i) && r.m->heap_slot.load() == static_cast<std::int32_t>(r.slot);
+    }
+  };
+  // Looper-only: plain arrays; the first kInline entries inside the queue (as
+  // for the position table and the due runs: a small queue, e.g. in a model,
+  // allocates and frees nothing of its own).
+  static constexpr unsigned kInline = 16;
+  using Heap = DaryHeap<Sync, kHeapArity, Key, Ref, HeapPolicy, /*kChecked=*/false, kInline>;
+
+  // A due run (header: "Heaps"): a ring of cap (a power of two) entries, those in
+  // [head, tail) (counters that wrap; index = counter & (cap - 1)) in strictly
+  // increasing key order. A removed entry keeps its key and gets m = nullptr (a
+  // hole); the entry at head is never a hole. Its position-table value is
+  // kInRun | index (heap positions stay below 2^30).
+  static constexpr std::uint32_t kInRun = 1u << 30;
+  struct Run {
+    Key inline_keys[kInline];
+    Ref inline_refs[kInline];
+    Key* keys = inline_keys;
+    Ref* refs = inline_refs;
+    std::uint32_t cap = kInline, head = 0, tail = 0;
+    std::uint32_t live = 0;  // entries that are not holes
+    Run() = default;
+    Run(const Run&) = delete;
+    Run& operator=(const Run&) = delete;
+    ~Run() { release(); }
+    void release() {
+      if (keys != inline_keys) Sync::destroy_array(keys);
+      if (refs != inline_refs) Sync::destroy_array(refs);
+    }
+  };
+
+  static int kind_of(const Msg* m) { return m->is_async() ? 1 : 0; }
+
+  // A swept message enters its kind's due run if it was due when swept and
+  // comes after the run's last entry (posts due now, in order: O(1) in and out),
+  // otherwise its heap.
+  void order_insert(int k, Msg* m, std::int64_t seq, bool due) {
+    const std::uint32_t slot = slots_.acquire();
+    m->heap_slot.store(static_cast<std::int32_t>(slot));
+    const Key key{QueueKey::of(m->when.load(), seq)};
+    Run& r = run_[k];
+    if (due && (!r.live || HeapPolicy::less(r.keys[(r.tail - 1) & (r.cap - 1)], key))) {
+      if (!r.live) r.head = r.tail;  // empty: drop any holes
+      if (r.tail - r.head == r.cap) run_grow(r);
+      const std::uint32_t idx = r.tail & (r.cap - 1);
+      r.keys[idx] = key;
+      r.refs[idx] = Ref{m, slot};
+      slots_.pos[slot] = static_cast<std::int32_t>(kInRun | idx);
+      ++r.tail;
+      ++r.live;
+      return;
+    }
+    heap_[k].push(key, Ref{m, slot});
+  }
+  // Doubles r, dropping its holes; every entry's position changes.
+  void run_grow(Run& r) {
+    const std::uint32_t ncap = r.cap * 2;
+    Key* nk = Sync::template create_array<Key>(ncap);
+    Ref* nr = Sync::template create_array<Ref>(ncap);
+    std::uint32_t j = 0;
+    for (std::uint32_t c = r.head; c != r.tail; ++c) {
+      const std::uint32_t idx = c & (r.cap - 1);
+      if (!r.refs[idx].m) continue;
+      nk[j] = r.keys[idx];
+      nr[j] = r.refs[idx];
+      slots_.pos[nr[j].slot] = static_cast<std::int32_t>(kInRun | j);
+      ++j;
+    }
+    r.release();
+    r.keys = nk;
+    r.refs = nr;
+    r.cap = ncap;
+    r.head = 0;
+    r.tail = j;
+  }
+  // Takes m, of kind k, out of its heap or due run (m is in one). The kind is
+  // passed in: reading it is an atomic load of m's flags (a step the model
+  // checker schedules around), so each caller reads it once.
+  void order_remove(Msg* m, int k) {
+    const std::uint32_t slot = static_cast<std::uint32_t>(m->heap_slot.load());
+    const auto p = static_cast<std::uint32_t>(slots_.pos[slot]);
+    if (!(p & kInRun)) return heap_[k].remove_at(p);
+    Run& r = run_[k];
+    r.refs[p & ~kInRun].m = nullptr;
+    --r.live;
+    while (r.head != r.tail && !r.refs[r.head & (r.cap - 1)].m) ++r.head;
+    slots_.release(slot);
+    m->heap_slot.store(-1);
+  }
+  // The earliest queued message of kind k (due or not): false if none.
+  bool front(int k, Key& key, Msg*& m) const {
+    const Heap& h = heap_[k];
+    const Run& r = run_[k];
+    const bool in_heap = h.size() != 0;
+    if (r.live) {
+      const std::uint32_t idx = r.head & (r.cap - 1);
+      if (!in_heap || HeapPolicy::less(r.keys[idx], h.key(0))) {
+        key = r.keys[idx];
+        m = r.refs[idx].m;
+        return true;
+      }
+    }
+    if (!in_heap) return false;
+    key = h.key(0);
+    m = h.value(0).m;
+    return true;
+  }
+  // fn(key, message) for every queued message of both kinds (heaps, then runs).
+  template <class Fn>
+  void for_each_queued(Fn&& fn) const {
+    for (int k = 0; k < 2; ++k) {
+      for (std::uint32_t i = 0; i < heap_[k].size(); ++i) fn(heap_[k].key(i), heap_[k].value(i).m);
+      const Run& r = run_[k];
+      for (std::uint32_t c = r.head; c != r.tail; ++c)
+        if (Msg* m = r.refs[c & (r.cap - 1)].m) fn(r.keys[c & (r.cap - 1)], m);
+    }
+  }
   template <class T>
   struct alignas(64) Line {  // a hot atomic alone on its cache line
     typename Sync::template atomic<T> v{T()};
@@ -714,11 +954,15 @@ class DeliQueue {
 
   // ---- Looper-only state and helpers ---------------------------------------------
   // The Looper's refresh: drains the free-list (removed messages leave the heaps
-  // and the stack), sweeps new pushes into the heaps, advances reclamation.
-  void sweep() {
+  // and the stack), sweeps new pushes into the heaps, advances reclamation. With
+  // `now`, a sweep that finds new pushes reads the clock into it (next_until's
+  // reading for this round) and the messages due by then may join the due runs;
+  // returns whether it did.
+  bool sweep(std::int64_t* now = nullptr) {
     drain_removed();
-    sweep_stack();
+    const bool read = sweep_stack(now);
     reclaim();
+    return read;
   }
 
   // ---- removal helpers (issue 4) ---------------------------------------------------
@@ -774,9 +1018,8 @@ class DeliQueue {
     while (chain) {
       Msg* m = chain;
       chain = m->free_next.load(std::memory_order_relaxed);  // our chain now
-      const std::int32_t i = m->heap_index.load();
-      if (i >= 0) {
-        heap_remove(heap_[m->is_async() ? 1 : 0], i);
+      if (m->heap_slot.load() >= 0) {
+        order_remove(m, kind_of(m));
       } else {
         // In no heap: the sweep had not reached it when it was claimed (or our
         // failed delivery claim already took it out). Sweep, so it has its
@@ -805,13 +1048,15 @@ class DeliQueue {
     }
   }
 
-  // Sweeps the pushes since the last sweep into the heaps. Returns true if any.
-  bool sweep_stack() {
+  // Sweeps the pushes since the last sweep into the heaps (and the due runs: see
+  // sweep()). Returns true if it read the clock into *now.
+  bool sweep_stack(std::int64_t* now = nullptr) {
     // Seq_cst ("Removal"); its acquire half pairs with every push's CAS (all
     // writes of top_ are RMWs, so this synchronizes with every push below the
     // top it reads).
     Msg* const top = top_.v.load(std::memory_order_seq_cst);
     if (top == swept_top_) return false;
+    if (now) *now = clock_.now();
     Msg* above = nullptr;
     Msg* n = top;
     // Down: back-links. Relaxed `next` loads: covered by the acquire above.
@@ -835,12 +1080,12 @@ class DeliQueue {
         quitting_ = true;
         quit_safe_ = f & msg_flags::safe;
         quit_when_ = m->when.load();
-        m->heap_index.store(-1);
+        m->heap_slot.store(-1);
         continue;
       }
       if ((f & msg_flags::removed) && RFault != RemovalFault::removed_into_heap) {  // FAULT when inserted
-        m->heap_index.store(-1);  // claimed by a remover: its drain unlinks it
-        swept_claimed_ = true;    // claimed after our top read, maybe: see confirm_sweep
+        m->heap_slot.store(-1);  // claimed by a remover: its drain unlinks it
+        swept_claimed_ = true;   // claimed after our top read, maybe: see confirm_sweep
         continue;
       }
       std::int64_t seq;
@@ -851,10 +1096,10 @@ class DeliQueue {
       else
         seq = ++seq_;
       m->insert_seq.store(seq);
-      heap_insert(heap_[(f & msg_flags::async) ? 1 : 0], m);
+      order_insert((f & msg_flags::async) ? 1 : 0, m, seq, now && m->when.load() <= *now);
     }
     swept_top_ = top;
-    return true;
+    return now != nullptr;
   }
 
   // A sweep reads the top once and each message's flags later: a message it
@@ -877,42 +1122,45 @@ class DeliQueue {
 
   // The message next() would deliver, and the time it is due (kNever if none).
   Msg* candidate(std::int64_t& deadline) {
-    const Heap& s = heap_[0];
-    const Heap& a = heap_[1];
-    const Entry* head = nullptr;
-    if (s.size && a.size)
-      head = compare(s.a[0].when, s.a[0].seq, a.a[0].when, a.a[0].seq) < 0 ? &s.a[0] : &a.a[0];
-    else if (s.size)
-      head = &s.a[0];
-    else if (a.size)
-      head = &a.a[0];
     deadline = kNever;
-    if (!head) return nullptr;
-    if (head->m->is_barrier()) {
+    Key ks{}, ka{};
+    Msg *ms = nullptr, *ma = nullptr;
+    const bool has_s = front(0, ks, ms);
+    const bool has_a = front(1, ka, ma);
+    if (!has_s && !has_a) return nullptr;
+    const bool sync_first = has_s && (!has_a || HeapPolicy::less(ks, ka));
+    if (sync_first && ms->is_barrier()) {
       if constexpr (Fault == DeliFault::barrier_ignored) {
-        // FAULT: skip the barrier and take the earliest message of either heap.
-        const Entry* e = nullptr;
-        if (s.size > 1) {
-          e = &s.a[1];
-          if (s.size > 2 && compare(s.a[2].when, s.a[2].seq, e->when, e->seq) < 0) e = &s.a[2];
-        }
-        if (a.size && (!e || compare(a.a[0].when, a.a[0].seq, e->when, e->seq) < 0)) e = &a.a[0];
-        if (!e) return nullptr;
-        deadline = e->when;
-        return e->m;
+        // FAULT: skip the barrier and take the earliest other message of either kind.
+        Msg* best = nullptr;
+        Key bk{};
+        for_each_queued([&](const Key& k, Msg* m) {
+          if (m != ms && (!best || HeapPolicy::less(k, bk))) best = m, bk = k;
+        });
+        if (!best) return nullptr;
+        deadline = bk.when;
+        return best;
       }
-      if (!a.size) return nullptr;  // only async messages pass a barrier
-      head = &a.a[0];
+      if (!has_a) return nullptr;  // only async messages pass a barrier
+      deadline = ka.when;
+      return ma;
     }
-    deadline = head->when;
-    return head->m;
+    deadline = sync_first ? ks.when : ka.when;
+    return sync_first ? ms : ma;
   }
 
   // Claims m (a due candidate) and delivers it; nullptr if a remover claimed it
   // first (it is then only taken out of its heap; its drain unlinks it).
   Msg* deliver(Msg* m) {
     typename Sync::operation op("deliver");
-    heap_remove(heap_[m->is_async() ? 1 : 0], m->heap_index.load());
+    const int k = kind_of(m);
+    order_remove(m, k);
+    // The next delivery of this kind claims and unlinks its new front: start
+    // fetching that message now (a hint, not an access; the caller's work on m
+    // overlaps the miss on a queue bigger than the cache).
+    Key next_key;
+    Msg* next_msg;
+    if (front(k, next_key, next_msg)) __builtin_prefetch(next_msg, 1);
     if constexpr (RFault == RemovalFault::deliver_unclaimed) {
       // FAULT: no claim; marks it claimed with a plain store over a remover's claim.
       m->flags.store(m->flags.load(std::memory_order_relaxed) | msg_flags::removed, std::memory_order_relaxed);
@@ -931,21 +1179,18 @@ class DeliQueue {
   template <class Pred>
   void discard_where(Pred&& pred) {
     Msg* chosen = nullptr;  // chained through free_next (Looper-only use)
-    for (int k = 0; k < 2; ++k)
-      for (std::int32_t i = 0; i < heap_[k].size; ++i) {
-        Msg* m = heap_[k].a[i].m;
-        if (!pred(m)) continue;
-        // Claim first, like delivery: a message a remover claimed is the remover's
-        // (its drain unlinks it and hands it back through take_reclaimed).
-        if (!m->is_barrier() && !claim(m, m->flags.load(std::memory_order_relaxed) & ~msg_flags::removed))
-          continue;
-        m->free_next.store(chosen, std::memory_order_relaxed);
-        chosen = m;
-      }
+    for_each_queued([&](const Key&, Msg* m) {
+      if (!pred(m)) return;
+      // Claim first, like delivery: a message a remover claimed is the remover's
+      // (its drain unlinks it and hands it back through take_reclaimed).
+      if (!m->is_barrier() && !claim(m, m->flags.load(std::memory_order_relaxed) & ~msg_flags::removed)) return;
+      m->free_next.store(chosen, std::memory_order_relaxed);
+      chosen = m;
+    });
     while (chosen) {
       Msg* m = chosen;
       chosen = m->free_next.load(std::memory_order_relaxed);
-      heap_remove(heap_[m->is_async() ? 1 : 0], m->heap_index.load());
+      order_remove(m, kind_of(m));
       unlink(m);
       if (m->is_barrier()) {
         epochs_.retire(m);  // freed once no traversal can stand on it
@@ -1040,54 +1285,6 @@ class DeliQueue {
     // Otherwise m keeps its next: a traverser standing on m walks on to below.
   }
 
-  bool less(const Entry& a, const Entry& b) const { return compare(a.when, a.seq, b.when, b.seq) < 0; }
-  void place(Heap& h, std::int32_t i, const Entry& e) {
-    h.a[i] = e;
-    e.m->heap_index.store(i);
-  }
-  void heap_insert(Heap& h, Msg* m) {
-    if (h.size == h.cap) {
-      const std::int32_t cap = h.cap ? h.cap * 2 : 8;
-      Entry* a = Sync::template create_array<Entry>(static_cast<std::size_t>(cap));
-      for (std::int32_t i = 0; i < h.size; ++i) a[i] = h.a[i];
-      h.release();
-      h.a = a;
-      h.cap = cap;
-    }
-    Entry e{m->when.load(), m->insert_seq.load(), m};
-    sift_up(h, h.size++, e);
-  }
-  void sift_up(Heap& h, std::int32_t i, const Entry& e) {
-    while (i > 0) {
-      const std::int32_t p = (i - 1) / 2;
-      if (!less(e, h.a[p])) break;
-      place(h, i, h.a[p]);
-      i = p;
-    }
-    place(h, i, e);
-  }
-  void sift_down(Heap& h, std::int32_t i, const Entry& e) {
-    for (;;) {
-      std::int32_t c = 2 * i + 1;
-      if (c >= h.size) break;
-      if (c + 1 < h.size && less(h.a[c + 1], h.a[c])) ++c;
-      if (!less(h.a[c], e)) break;
-      place(h, i, h.a[c]);
-      i = c;
-    }
-    place(h, i, e);
-  }
-  void heap_remove(Heap& h, std::int32_t i) {
-    Msg* const m = h.a[i].m;
-    const Entry last = h.a[--h.size];
-    if (i < h.size) {
-      if (i > 0 && less(last, h.a[(i - 1) / 2]))
-        sift_up(h, i, last);
-      else
-        sift_down(h, i, last);
-    }
-    m->heap_index.store(-1);
-  }
 
   // Hot atomics, each on its own cache line.
   Line<Msg*> top_;               // the stack top (pushes, quit, the Looper's unlink)
@@ -1104,7 +1301,9 @@ class DeliQueue {
 
   // Looper only.
   alignas(64) Msg* swept_top_ = nullptr;
-  Heap heap_[2];  // [0] sync messages and barriers, [1] async messages
+  Slots slots_;   // the heaps' position table (header: "Heaps")
+  Heap heap_[2]{Heap(HeapPolicy{&slots_}), Heap(HeapPolicy{&slots_})};  // [0] sync messages and barriers, [1] async
+  Run run_[2];    // due runs, same kinds
   std::int64_t seq_ = 0;        // ordinary posts: counts up from 1
   std::int64_t front_seq_ = 0;  // posts at front: counts down from -1
   bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;

@@ -37,7 +37,8 @@ inline constexpr std::uint32_t quit = 1u << 5;
 inline constexpr std::uint32_t safe = 1u << 6;
 }  // namespace msg_flags
 
-// A message. Who may touch each field, and when:
+// A message. Who may touch each field, and when (the Looper's fields come first,
+// so that what a sweep and a delivery touch shares as few cache lines as it can):
 //   payload (what, arg, target, callback): the owner (the poster) before enqueue;
 //       whoever next() or take_discarded() hands it to afterwards. The queue
 //       never reads or writes them. Visibility to the Looper thread comes from
@@ -52,7 +53,8 @@ inline constexpr std::uint32_t safe = 1u << 6;
 //       the Looper when it unlinks a neighbour; read by the Looper (and, from
 //       issue 4 on, by traversals from any thread — hence atomic).
 //   prev (back-link): Looper only; valid only for nodes the Looper has swept.
-//   heap_index: Looper only; position in the sync or async heap, -1 if in none.
+//   heap_slot: Looper only; the message's slot in DeliQueue's heap position table
+//       (which says where in the sync or async heap its entry is), -1 if in no heap.
 //   free_next (free-list link): a remover chains the messages it claimed through
 //       it and pushes the chain onto the lock-free free-list (release CAS); after
 //       the Looper's drain it is Looper-only: the reclamation lists, then the
@@ -61,18 +63,18 @@ template <class Sync = StdSync>
 struct Message {
   using Fn = void (*)(Message&);
 
+  typename Sync::template atomic<std::uint32_t> flags{0};
+  typename Sync::template cell<std::int32_t> heap_slot{-1};
+  typename Sync::template atomic<Message*> next{nullptr};
+  typename Sync::template cell<Message*> prev{nullptr};
+  typename Sync::template cell<std::int64_t> when{0};
+  typename Sync::template cell<std::int64_t> insert_seq{0};
+  typename Sync::template atomic<Message*> free_next{nullptr};
+
   typename Sync::template cell<std::int32_t> what{0};
   typename Sync::template cell<std::int64_t> arg{0};
   typename Sync::template cell<void*> target{nullptr};
   typename Sync::template cell<Fn> callback{nullptr};
-
-  typename Sync::template cell<std::int64_t> when{0};
-  typename Sync::template cell<std::int64_t> insert_seq{0};
-  typename Sync::template atomic<std::uint32_t> flags{0};
-  typename Sync::template atomic<Message*> next{nullptr};
-  typename Sync::template cell<Message*> prev{nullptr};
-  typename Sync::template cell<std::int32_t> heap_index{-1};
-  typename Sync::template atomic<Message*> free_next{nullptr};
 
   Message() = default;
   Message(const Message&) = delete;
@@ -103,6 +105,38 @@ inline constexpr int compare_keys(std::int64_t aw, std::int64_t as, std::int64_t
   const int ds = (as > bs) - (as < bs);
   return dw * 2 + ds;
 }
+
+// The same order as heaps ask for it: "is a before b". A heap stores a key as
+// QueueKey: when, and seq biased by 2^63 (seq_order), so that unsigned order of
+// seq_order is signed order of seq. (when, seq_order) read as one 128-bit number
+// (when the high, signed word) orders exactly like compare_keys, for every pair
+// of int64 values; key_less is that one comparison, which g++ and clang compile
+// to flag arithmetic with no branch and no subtraction that could overflow:
+// cmp (low words), sbb (high words), then setl — or cmovl when the result picks
+// a value (objdump of the release build; see bench/comparator_heap.hpp).
+struct QueueKey {
+  std::int64_t when;
+  std::uint64_t seq_order;  // seq ^ 2^63
+  static constexpr QueueKey of(std::int64_t when, std::int64_t seq) {
+    return {when, static_cast<std::uint64_t>(seq) ^ (1ull << 63)};
+  }
+  constexpr std::int64_t seq() const { return static_cast<std::int64_t>(seq_order ^ (1ull << 63)); }
+};
+inline constexpr bool key_less(const QueueKey& a, const QueueKey& b) noexcept {
+  using U = unsigned __int128;
+  const auto x = static_cast<__int128>(U(static_cast<std::uint64_t>(a.when)) << 64 | a.seq_order);
+  const auto y = static_cast<__int128>(U(static_cast<std::uint64_t>(b.when)) << 64 | b.seq_order);
+  return x < y;
+}
+// compare_keys(aw, as, bw, bs) < 0, as key_less.
+inline constexpr bool key_less(std::int64_t aw, std::int64_t as, std::int64_t bw, std::int64_t bs) noexcept {
+  return key_less(QueueKey::of(aw, as), QueueKey::of(bw, bs));
+}
+static_assert(key_less(std::numeric_limits<std::int64_t>::min(), 0, std::numeric_limits<std::int64_t>::max(), 0) &&
+                  key_less(5, -2, 5, -1) && key_less(5, -1, 5, 0) && !key_less(5, 0, 5, 0) &&
+                  !key_less(5, std::numeric_limits<std::int64_t>::min(), 4, std::numeric_limits<std::int64_t>::max()) &&
+                  QueueKey::of(3, -7).seq() == -7,
+              "key_less is the order of compare_keys");
 
 // The seeded fault: sign of a wrapping subtraction (what `a.when - b.when`
 // does in Java). Wrong whenever the difference does not fit in an int64.

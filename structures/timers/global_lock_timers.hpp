@@ -34,7 +34,7 @@ class GlobalLockTimers {
 
    private:
     friend class GlobalLockTimers;
-    friend class timers_detail::DaryHeap<Sync, 4, Timer>;
+    friend struct timers_detail::IndexedNodePolicy<Timer>;
     typename Sync::template cell<std::int32_t> index_{-1};  // lock_: -1 = not armed
     typename Sync::template cell<std::int64_t> when_{0};
     typename Sync::template cell<std::int64_t> period_{0};
@@ -226,7 +226,7 @@ class GlobalLockTimers {
   const unsigned n_;
   typename Sync::mutex lock_;
   typename Sync::condvar wake_;
-  timers_detail::DaryHeap<Sync, 4, Timer> heap_;  // lock_
+  timers_detail::TimerHeap<Sync, 4, Timer> heap_;  // lock_
   typename Sync::template cell<bool>* down_;      // lock_: worker shut down
   bool exit_ = false;                             // lock_
 };

@@ -85,19 +85,29 @@
 // ---------------------------------------------------------------------------
 // Worker and locking
 //   Each worker owns a d-ary heap (structures/timers/dary_heap.hpp), a lock, a
-//   condition variable it sleeps on, and two counters other threads update with
-//   relaxed RMWs while holding a timer in Modifying: deleted_ (Deleted timers in
-//   the heap) and adjust_ (ModifiedEarlier timers in the heap). They are hints for
-//   when to scan; at quiescent points they are exact (check_invariants).
+//   condition variable it sleeps on, and two words other threads update while
+//   holding a timer in Modifying, both hints for when to scan the heap:
+//   deleted_ (Deleted timers in the heap; relaxed RMWs, exact at quiescent
+//   points) and modified_earliest_ (Go 1.16's timerModifiedEarliest: a lower
+//   bound of the nextwhen of every ModifiedEarlier timer in the heap, kTimerNever
+//   if there is none; lowered by a CAS loop, reset by the owner's adjust). The
+//   owner scans (adjust) only when a ModifiedEarlier timer may be due
+//   (now >= modified_earliest_) or a quarter of the heap is Deleted — not merely
+//   because some timer was moved earlier (go1.14 scanned the whole heap then) —
+//   and it sleeps no later than modified_earliest_. All these words sit on the
+//   worker's own cache lines (Worker is line-aligned), so operations on one
+//   worker's timers share no line with another worker's.
 //   Needs the owner's lock: every heap change — add (and reset/modify of a timer
 //   on no heap, which pushes it on the caller's worker), clean, adjust, run,
 //   shutdown (both workers' locks, lower index first), and the wake-up of a
 //   sleeping worker. Lock-free (status CAS only): stop, and reset/modify of a
-//   timer that is on a heap; they take the owner's lock afterwards only to wake
-//   it when the new when is earlier than the deadline it sleeps to.
-//   Run loop (run_once): under the lock, clean the head, adjust when a counter
-//   says so, run every due timer (unlocking around each callback), then, if
-//   nothing ran, sleep until the earliest when or a wake-up. A waker (add,
+//   timer that is on a heap; a reset/modify takes the owner's lock afterwards
+//   only when its new when lowers the owner's modified_earliest_ (the owner may
+//   then sleep past it), to wake it if it sleeps to a later deadline.
+//   Run loop (run_once): under the lock, clean the head, adjust when the hints
+//   say so, run every due timer (unlocking around each callback), then, if
+//   nothing ran, sleep until the earliest when (of the head, or
+//   modified_earliest_) or a wake-up. A waker (add,
 //   reset-earlier, shutdown moving timers in, advance of a virtual clock) holds
 //   the lock while it checks sleeping_/sleep_until_ and notifies, so no wake-up
 //   is lost.
@@ -227,7 +237,7 @@ class TimerSet {
 
    private:
     friend class TimerSet;
-    friend class timers_detail::DaryHeap<Sync, Arity, Timer>;
+    friend struct timers_detail::IndexedNodePolicy<Timer>;
     friend struct TimerTestAccess<TimerSet>;
     typename Sync::template atomic<std::uint32_t> status_{0};
     typename Sync::template cell<Worker*> owner_{nullptr};
@@ -240,7 +250,7 @@ class TimerSet {
     typename Sync::template cell<std::uint64_t> seq_{0};
   };
 
-  class Worker {
+  class alignas(64) Worker {
    public:
     Worker() = default;
     unsigned index() const { return index_; }
@@ -248,7 +258,7 @@ class TimerSet {
    private:
     friend class TimerSet;
     friend struct TimerTestAccess<TimerSet>;
-    using Heap = timers_detail::DaryHeap<Sync, Arity, Timer>;
+    using Heap = timers_detail::TimerHeap<Sync, Arity, Timer>;
     unsigned index_ = 0;
     typename Sync::mutex lock_;
     typename Sync::condvar wake_;
@@ -259,11 +269,10 @@ class TimerSet {
     // without it (acquire, pairs with shutdown_worker's release store).
     typename Sync::template atomic<bool> shut_down_{false};
     typename Sync::template cell<bool> exit_requested_{false};   // lock_
-    // Written by other threads (stop/reset): kept off the lock's cache line.
-    char pad_[64] = {};
-    typename Sync::template atomic<std::int32_t> deleted_{0};
-    typename Sync::template atomic<std::int32_t> adjust_{0};
-    char pad2_[64] = {};
+    // Written by other threads (stop/reset): on their own cache line, off the
+    // lock's (Worker is line-aligned, so no other worker's line either).
+    alignas(64) typename Sync::template atomic<std::int32_t> deleted_{0};
+    typename Sync::template atomic<std::int64_t> modified_earliest_{kTimerNever};
   };
 
   TimerSet(Clock& clock, unsigned workers)
@@ -309,8 +318,9 @@ class TimerSet {
           // The owner is read while we hold Modifying: nobody can move or remove
           // the timer now (golang/go#35367).
           Worker* owner = t.owner_.load();
-          // Relaxed RMWs: counters are scan hints, exact at quiescence (see header).
-          if (s == TimerStatus::modified_earlier) owner->adjust_.fetch_sub(1, std::memory_order_relaxed);
+          // Relaxed RMW: a scan hint, exact at quiescence (see header). A
+          // ModifiedEarlier timer leaves modified_earliest_ as it is: a lower bound
+          // may be lower than it needs to be (one scan too many, never one too few).
           if constexpr (Fault != TimerFault::owner_after_cas)
             owner->deleted_.fetch_add(1, std::memory_order_relaxed);
           give(t, TimerStatus::modifying, TimerStatus::deleted);
@@ -384,7 +394,6 @@ class TimerSet {
             s == TimerStatus::modified_later) {
           if (!take(t, s, TimerStatus::moving)) { Sync::spin_hint(); continue; }
           const std::int64_t when = s == TimerStatus::waiting ? e.when : t.nextwhen_.load();
-          if (s == TimerStatus::modified_earlier) src.adjust_.fetch_sub(1, std::memory_order_relaxed);
           src.heap_.pop_back();
           push(dst, t, when);
           give(t, TimerStatus::moving, TimerStatus::waiting);
@@ -436,7 +445,10 @@ class TimerSet {
     if (ran) *ran = n;
     if (n == 0 && !wk.shut_down_.load(std::memory_order_relaxed) && !wk.exit_requested_.load()) {  // under lock_
       // run_due_locked left the head Waiting and not due, or the heap empty.
-      const std::int64_t deadline = wk.heap_.empty() ? kTimerNever : wk.heap_.at(0).when;
+      const std::int64_t head = wk.heap_.empty() ? kTimerNever : wk.heap_.at(0).when;
+      // Relaxed: a modifier that lowers it after this read wakes us under lock_.
+      const std::int64_t moved = wk.modified_earliest_.load(std::memory_order_relaxed);
+      const std::int64_t deadline = moved < head ? moved : head;
       wk.sleeping_.store(true);
       wk.sleep_until_.store(deadline);
       if (Clock::is_virtual || deadline == kTimerNever) {
@@ -494,7 +506,9 @@ class TimerSet {
       if (const char* e = wk.heap_.check()) return e;
       if (wk.shut_down_.load(std::memory_order_relaxed) && !wk.heap_.empty())  // relaxed: quiescent
         return "a shut-down worker still holds timers";
-      std::int32_t deleted = 0, earlier = 0;
+      std::int32_t deleted = 0;
+      // Relaxed: quiescent, ordered by whatever made it quiescent.
+      const std::int64_t gate = wk.modified_earliest_.load(std::memory_order_relaxed);
       for (std::uint32_t i = 0; i < wk.heap_.size(); ++i) {
         const auto e = wk.heap_.at(i);
         const Timer& t = *e.node;
@@ -504,14 +518,15 @@ class TimerSet {
         switch (static_cast<TimerStatus>(t.status_.load(std::memory_order_relaxed))) {
           case TimerStatus::waiting:
           case TimerStatus::modified_later: break;
-          case TimerStatus::modified_earlier: ++earlier; break;
+          case TimerStatus::modified_earlier:
+            if (t.nextwhen_.load() < gate) return "a ModifiedEarlier timer is due before its worker's modified_earliest_";
+            break;
           case TimerStatus::deleted: ++deleted; break;
           default: return "a timer on a heap is in a status not legal on a heap (or a transient one)";
         }
       }
       // Relaxed: quiescent (see above).
       if (deleted != wk.deleted_.load(std::memory_order_relaxed)) return "deleted-timer counter is wrong";
-      if (earlier != wk.adjust_.load(std::memory_order_relaxed)) return "modified-earlier counter is wrong";
     }
     for (std::size_t i = 0; i < n; ++i) {
       const Timer& t = *timers[i];
@@ -659,21 +674,43 @@ class TimerSet {
     set_fields(t, period, mode, cb, arg, seq);
     t.nextwhen_.store(when);
     const TimerStatus next = when < t.when_.load() ? TimerStatus::modified_earlier : TimerStatus::modified_later;
-    const int delta = (s == TimerStatus::modified_earlier ? -1 : 0) + (next == TimerStatus::modified_earlier ? 1 : 0);
-    if (delta != 0) owner->adjust_.fetch_add(delta, std::memory_order_relaxed);  // hint (header)
+    // The owner sleeps no later than modified_earliest_ (run_once), so it needs a
+    // wake-up only if this lowers that bound: if the bound is already <= when,
+    // the owner's deadline is too, or whoever lowered it (after the owner read it)
+    // wakes the owner. So the owner's lock is taken once per lowering, not once
+    // per reset-earlier.
+    const bool lowered = next == TimerStatus::modified_earlier && lower_modified_earliest(*owner, when);
     if constexpr (Fault == TimerFault::wake_while_modifying) {
       // FAULT: blocks on the owner's lock while still holding Modifying; the owner
       // may be spinning on this very timer with that lock held.
-      if (next == TimerStatus::modified_earlier) wake_owner(*owner, when);
+      if (lowered) wake_owner(*owner, when);
     }
     give(t, TimerStatus::modifying, next);
     if constexpr (Fault != TimerFault::wake_while_modifying) {
       // The owner may sleep past the new when. `owner` was read under Modifying;
       // workers live as long as the set, so waking one that lost the timer since
       // (shutdown moved it) is only a spurious wake-up.
-      if (next == TimerStatus::modified_earlier) wake_owner(*owner, when);
+      if (lowered) wake_owner(*owner, when);
     }
     return {was_armed, TimerError::ok};
+  }
+
+  // Holding a timer of wk's heap in Modifying, about to make it ModifiedEarlier
+  // with nextwhen = when: lowers wk's scan bound to `when` if it is higher.
+  // Returns whether it lowered it.
+  static bool lower_modified_earliest(Worker& wk, std::int64_t when) {
+    // Relaxed: only a guess for the CAS.
+    std::int64_t cur = wk.modified_earliest_.load(std::memory_order_relaxed);
+    for (;;) {
+      if (when >= cur) return false;
+      // Success release: pairs with adjust()'s acquire exchange (our Modifying is
+      // visible to its scan). Failure relaxed: retry with the value read. Strong:
+      // a spurious failure would multiply a model checker's search.
+      if (wk.modified_earliest_.compare_exchange_strong(cur, when, std::memory_order_release,
+                                                        std::memory_order_relaxed))
+        return true;
+      Sync::spin_hint();
+    }
   }
 
   static void set_fields(Timer& t, std::int64_t period, Mode mode, TimerCallback cb, void* arg,
@@ -688,11 +725,10 @@ class TimerSet {
   }
 
   // Under wk.lock_, holding t in Moving at heap slot i: when = nextwhen, re-sited.
-  static void move_in_place(Worker& wk, std::uint32_t i, Timer& t, TimerStatus was) {
+  static void move_in_place(Worker& wk, std::uint32_t i, Timer& t) {
     const std::int64_t when = t.nextwhen_.load();
     t.when_.store(when);
     wk.heap_.set_when(i, when);
-    if (was == TimerStatus::modified_earlier) wk.adjust_.fetch_sub(1, std::memory_order_relaxed);  // hint
   }
   // Under wk.lock_, holding t in Removing at heap slot i (ordered removal).
   static void remove_deleted(Worker& wk, std::uint32_t i, Timer& t) {
@@ -712,7 +748,7 @@ class TimerSet {
         give(t, TimerStatus::removing, TimerStatus::removed);
       } else if (s == TimerStatus::modified_earlier || s == TimerStatus::modified_later) {
         if (!take(t, s, TimerStatus::moving)) { Sync::spin_hint(); continue; }
-        move_in_place(wk, 0, t, s);
+        move_in_place(wk, 0, t);
         give(t, TimerStatus::moving, TimerStatus::waiting);
       } else {
         return;  // Waiting, or Modifying (run_head waits for it)
@@ -725,6 +761,11 @@ class TimerSet {
   // re-heapified at the end (no sifting during the scan, so no entry moves except
   // by the swap-remove, and the scan looks at the swapped-in entry next).
   static void adjust(Worker& wk) {
+    // Acquire: pairs with the release CAS in lower_modified_earliest, so a
+    // timer whose bound we take here is seen at least in Modifying by the scan
+    // below (which waits for it). A timer moved earlier after this exchange
+    // lowers the bound again for the next scan.
+    wk.modified_earliest_.exchange(kTimerNever, std::memory_order_acquire);
     std::uint32_t i = 0;
     while (i < wk.heap_.size()) {
       Timer& t = *wk.heap_.at(i).node;
@@ -744,7 +785,6 @@ class TimerSet {
           const std::int64_t when = t.nextwhen_.load();
           t.when_.store(when);
           wk.heap_.set_when_unordered(i, when);
-          if (s == TimerStatus::modified_earlier) wk.adjust_.fetch_sub(1, std::memory_order_relaxed);  // hint
           give(t, TimerStatus::moving, TimerStatus::waiting);
           break;
         }
@@ -810,7 +850,7 @@ class TimerSet {
         case TimerStatus::modified_earlier:
         case TimerStatus::modified_later:
           if (!take(t, s, TimerStatus::moving)) { Sync::spin_hint(); continue; }
-          move_in_place(wk, 0, t, s);
+          move_in_place(wk, 0, t);
           give(t, TimerStatus::moving, TimerStatus::waiting);
           continue;
         case TimerStatus::modifying:
@@ -827,11 +867,11 @@ class TimerSet {
   std::size_t run_due_locked(Worker& wk) {
     const std::int64_t now = clock_.now();
     clean_head(wk);
-    // Relaxed: hints (see header); a modifier that raises them after this read
+    // Relaxed: hints (see header); a modifier that changes them after this read
     // wakes us under the lock if it matters before our deadline.
-    const std::int32_t earlier = wk.adjust_.load(std::memory_order_relaxed);
+    const std::int64_t moved = wk.modified_earliest_.load(std::memory_order_relaxed);
     const std::int32_t deleted = wk.deleted_.load(std::memory_order_relaxed);
-    if (earlier > 0 || static_cast<std::uint32_t>(deleted) * 4 > wk.heap_.size()) adjust(wk);
+    if (now >= moved || static_cast<std::uint32_t>(deleted) * 4 > wk.heap_.size()) adjust(wk);
     std::size_t n = 0;
     for (;;) {
       Fired f;
