@@ -22,7 +22,7 @@ import json
 import re
 import sys
 
-IDENTITY = ("structure", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads")
+IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads")
 
 
 def identity(run):

@@ -5,16 +5,29 @@
 //  - LFCHECK_FAULT names a fault that no test that ran instantiates (a typo, or a
 //    fault of a structure the filter left out: the correct code would pass instead).
 // Otherwise: exit 0 if every test passed, 1 if one failed.
+// A failed Sync::check inside a structure (a seeded fault handing back a message
+// nobody posted, say) throws here instead of aborting, so RapidCheck reports it as
+// the property's failure, shrinks it and prints its reproduce line.
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
 #include "property_tests/fault_selection.hpp"
+#include "sync/std_sync.hpp"
+
+namespace {
+[[noreturn]] void throw_check_failure(const char* what) {
+  throw std::logic_error(std::string("lfcheck check failed: ") + what);
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
+  // Release: pairs with check()'s acquire load of the handler.
+  lfcheck::StdSync::check_failure_handler().store(&throw_check_failure, std::memory_order_release);
   const int max_success = rc::detail::configuration().testParams.maxSuccess;
   if (max_success <= 0) {
     std::fprintf(stderr, "lfcheck-props: RC_PARAMS sets max_success=%d: RapidCheck would try no case, "

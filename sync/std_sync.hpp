@@ -229,7 +229,7 @@ struct StdSync {
     }
   }
   // A runner may take over failed checks (the litmus runner records them as the
-  // run's failure instead of aborting). Acquire/release: the handler's own state
+  // run's failure instead of aborting; the props runner throws, for RapidCheck). Acquire/release: the handler's own state
   // is published before it is installed.
   using check_handler = void (*)(const char* what);
   static std::atomic<check_handler>& check_failure_handler() {
