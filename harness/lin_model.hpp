@@ -21,8 +21,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
+#include "harness/lin_execution.hpp"
 #include "harness/lin_outcome.hpp"
 #include "harness/lin_scenario.hpp"
 #include "harness/spec_subject.hpp"
@@ -35,27 +37,12 @@
 
 namespace lfcheck::lin {
 
-// State shared by the runner and the per-execution test objects of one search.
+// State shared by the runner and the per-execution test objects of one search:
+// the execution's bookkeeping (lin_execution.hpp) and whether the checker
+// rejected an outcome (else the failure was another check's).
 template <class S>
-struct ModelShared {
-  static constexpr std::size_t kCacheSize = 512;
-  const Scenario<S>* scenario = nullptr;
-  Budget check_budget;
-  Results<S> current;             // the running execution's results
-  Returned returned{};              // how many calls of each part returned
-  Results<S> good[kCacheSize];    // outcomes the checker accepted
-  std::size_t good_count = 0;
-  Report last_report;               // the last rejected history's report (outside the simulation)
+struct ModelShared : ExecutionBook<S> {
   bool rejected = false;
-
-  bool known_good(const Results<S>& r) const {
-    for (std::size_t i = 0; i < good_count; ++i)
-      if (good[i].same_as(r, *scenario)) return true;
-    return false;
-  }
-  void remember(const Results<S>& r) {
-    if (good_count < kCacheSize) good[good_count++] = r;
-  }
 };
 
 template <class S, spec::FaultOf<S> F>
@@ -66,48 +53,14 @@ struct LinModelTest : rl::test_suite<LinModelTest<S, F>, kMaxThreads> {
   LabelReset reset_labels;   // runs before the subject labels its variables
   spec::SubjectOf<S, RelacySync, F> subject;
 
-  void before() {
-    ModelShared<S>& sh = *shared;
-    sh.current.reset();
-    sh.returned = Returned{};
-    for (std::size_t i = 0; i < sh.scenario->prefix.size(); ++i) {
-      sh.current.prefix[i] = subject.run(sh.scenario->prefix[i], kSetupThread);
-      ++sh.returned.prefix;
-    }
-  }
-
-  void thread(unsigned t) {
-    ModelShared<S>& sh = *shared;
-    if (t >= sh.scenario->threads.size()) return;  // a 2-thread scenario: the third one idles
-    const auto& calls = sh.scenario->threads[t];
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      sh.current.threads[t][i] = subject.run(calls[i], t);
-      ++sh.returned.threads[t];
-    }
-  }
-
+  void before() { run_prefix(subject, *shared); }
+  void thread(unsigned t) { run_thread(subject, *shared, t); }
   void after() {
-    ModelShared<S>& sh = *shared;
-    for (std::size_t i = 0; i < sh.scenario->suffix.size(); ++i) {
-      sh.current.suffix[i] = subject.run(sh.scenario->suffix[i], kSetupThread);
-      ++sh.returned.suffix;
-    }
-    if constexpr (requires { subject.check_invariants(); }) {
-      const char* broken = subject.check_invariants();
-      RelacySync::check(broken == nullptr, broken ? broken : "");
-    }
-    if (sh.known_good(sh.current)) return;
-    // Not seen before: ask the checker. Its allocations are freed before it
-    // returns; only the verdict is kept.
-    const Report report = check(to_history(*sh.scenario, sh.current), sh.check_budget);
-    if (report.verdict == Verdict::linearizable) {
-      sh.remember(sh.current);
-      return;
-    }
-    sh.rejected = true;
-    RelacySync::check(false, report.verdict == Verdict::unknown
-                                 ? "LINEARIZABILITY UNKNOWN: the checker's budget ran out on this history"
-                                 : "NOT LINEARIZABLE: no sequential order of these operations gives these results");
+    const Judgement j = finish_execution(subject, *shared);
+    if (!j.words) return;
+    if (!j.invariant) shared->rejected = true;
+    // Fails the execution: Relacy records its history as for any failure.
+    RelacySync::check(false, j.words);
   }
 };
 
@@ -143,6 +96,23 @@ std::string failing_table(const Scenario<S>& sc, const ModelShared<S>& shared, c
   return render_table(h, check(h, o.check_budget));
 }
 
+// The shared state of one scenario's runs, bound to its test class for as long
+// as they last (Relacy constructs the test objects itself: they find it through
+// LinModelTest::shared).
+template <class S, spec::FaultOf<S> F>
+struct Bound {
+  std::unique_ptr<ModelShared<S>> owned = std::make_unique<ModelShared<S>>();  // 512 cached outcomes: not on the stack
+  ModelShared<S>& shared = *owned;
+  Bound(const Scenario<S>& sc, const LinOptions& o) {
+    shared.scenario = &sc;
+    shared.check_budget = o.check_budget;
+    LinModelTest<S, F>::shared = &shared;
+  }
+  ~Bound() { LinModelTest<S, F>::shared = nullptr; }
+  Bound(const Bound&) = delete;
+  Bound& operator=(const Bound&) = delete;
+};
+
 }  // namespace detail
 
 // Runs one scenario: random iterations, then the bound search (unless the random
@@ -150,10 +120,8 @@ std::string failing_table(const Scenario<S>& sc, const ModelShared<S>& shared, c
 template <class S, spec::FaultOf<S> F>
 LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
   using Test = LinModelTest<S, F>;
-  auto shared = std::make_unique<ModelShared<S>>();
-  shared->scenario = &sc;
-  shared->check_budget = o.check_budget;
-  Test::shared = shared.get();
+  detail::Bound<S, F> bound(sc, o);
+  ModelShared<S>& shared = bound.shared;
 
   ModelRequest sampled;
   sampled.iterations = o.random_iterations;
@@ -168,8 +136,7 @@ LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
         run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(tree), "bound");
     out.executions += sampled_executions;
   }
-  if (out.failed) out.table = detail::failing_table(sc, *shared, o);
-  Test::shared = nullptr;
+  if (out.failed) out.table = detail::failing_table(sc, shared, o);
   return out;
 }
 
@@ -178,10 +145,7 @@ template <class S, spec::FaultOf<S> F>
 LinOutcome replay_model_scenario(const Scenario<S>& sc, const LinOptions& o, const std::string& scheduler,
                                  const std::string& state) {
   using Test = LinModelTest<S, F>;
-  auto shared = std::make_unique<ModelShared<S>>();
-  shared->scenario = &sc;
-  shared->check_budget = o.check_budget;
-  Test::shared = shared.get();
+  detail::Bound<S, F> bound(sc, o);
   ModelRequest one;
   one.initial_state = state;
   one.execution_limit = 1;
@@ -193,8 +157,7 @@ LinOutcome replay_model_scenario(const Scenario<S>& sc, const LinOptions& o, con
           : detail::to_lin_outcome(run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(one),
                                    "random");
   out.exhaustive = false;  // a replay runs the recorded execution alone
-  if (out.failed) out.table = detail::failing_table(sc, *shared, o);
-  Test::shared = nullptr;
+  if (out.failed) out.table = detail::failing_table(sc, bound.shared, o);
   return out;
 }
 

@@ -26,6 +26,7 @@
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/lin_driver.hpp"
+#include "harness/lin_execution.hpp"
 #include "harness/lin_outcome.hpp"
 #include "harness/litmus_registry.hpp"
 #include "harness/sanitizer.hpp"
@@ -39,16 +40,10 @@ namespace lfcheck::lin {
 
 constexpr std::uint64_t kExecutionsPerScenario = 1000;
 
+// The execution's bookkeeping (lin_execution.hpp) and the first rejected outcome.
 template <class S>
-struct StressShared {
-  static constexpr std::size_t kCacheSize = 512;
-  const Scenario<S>* scenario = nullptr;
+struct StressShared : ExecutionBook<S> {
   StressRun* run = nullptr;  // this scenario's run: a rejected history fails it
-  Budget check_budget;
-  Results<S> current;
-  Returned returned{};
-  Results<S> good[kCacheSize];
-  std::size_t good_count = 0;
   std::string rejection;     // the checker's words for the rejected execution
   Results<S> rejected;
   bool has_rejected = false;
@@ -64,43 +59,11 @@ struct LinLitmus {
   static inline StressShared<S>* shared = nullptr;
   spec::SubjectOf<S, StdSync, F> subject;
 
-  void before() {
-    StressShared<S>& sh = *shared;
-    sh.current.reset();
-    sh.returned = Returned{};
-    for (std::size_t i = 0; i < sh.scenario->prefix.size(); ++i) {
-      sh.current.prefix[i] = subject.run(sh.scenario->prefix[i], kSetupThread);
-      ++sh.returned.prefix;
-    }
-  }
-  void thread(unsigned t) {
-    StressShared<S>& sh = *shared;
-    if (t >= sh.scenario->threads.size()) return;
-    const auto& calls = sh.scenario->threads[t];
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      sh.current.threads[t][i] = subject.run(calls[i], t);
-      ++sh.returned.threads[t];
-    }
-  }
+  void before() { run_prefix(subject, *shared); }
+  void thread(unsigned t) { run_thread(subject, *shared, t); }
   void after() {
-    StressShared<S>& sh = *shared;
-    for (std::size_t i = 0; i < sh.scenario->suffix.size(); ++i) {
-      sh.current.suffix[i] = subject.run(sh.scenario->suffix[i], kSetupThread);
-      ++sh.returned.suffix;
-    }
-    if constexpr (requires { subject.check_invariants(); }) {
-      if (const char* broken = subject.check_invariants()) return reject(std::string("check_invariants: ") + broken);
-    }
-    for (std::size_t i = 0; i < sh.good_count; ++i)
-      if (sh.good[i].same_as(sh.current, *sh.scenario)) return;
-    const Report report = check(to_history(*sh.scenario, sh.current), sh.check_budget);
-    if (report.verdict == Verdict::linearizable) {
-      if (sh.good_count < StressShared<S>::kCacheSize) sh.good[sh.good_count++] = sh.current;
-      return;
-    }
-    reject(report.verdict == Verdict::unknown
-               ? "LINEARIZABILITY UNKNOWN: the checker's budget ran out on this history"
-               : "NOT LINEARIZABLE: no sequential order of these operations gives these results");
+    const Judgement j = finish_execution(subject, *shared);
+    if (j.words) reject(j.invariant ? std::string("check_invariants: ") + j.words : std::string(j.words));
   }
   void reject(const std::string& words) {
     StressShared<S>& sh = *shared;

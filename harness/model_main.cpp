@@ -18,6 +18,7 @@
 #include "harness/failure_views.hpp"
 #include "harness/history.hpp"
 #include "harness/parallel_runs.hpp"
+#include "harness/plan_slices.hpp"
 #include "harness/progress.hpp"
 #include "harness/replay_file.hpp"
 #include "harness/report.hpp"
@@ -55,7 +56,8 @@ options:
   --replay FILE     re-run exactly the execution recorded in a replay file
   --history         also print Relacy's raw execution history of a failure
   --first-failure   stop at the first failing run; every scenario's random run
-                    comes before any exhaustive search
+                    comes before any exhaustive search, in round-robin slices
+                    of 10000 iterations (the same iterations in all)
   --shard I/N       only shard I (0 to N-1) of N: runs I, I+N, I+2N, ... of the
                     plan; N shards together do the plan's runs once each (the
                     default: GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set)
@@ -183,9 +185,13 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
 
 // Runs one scenario under one scheduler; returns its record.
 RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Options& o,
-                  bool show_progress) {
+                  bool show_progress, std::uint64_t slice_first = 0, std::uint64_t slice_iterations = 0) {
   ProgressLine progress(e.structure + "/" + e.scenario + " " + scheduler, show_progress);
   ModelRequest request = request_for(scheduler, o);
+  if (slice_iterations) {  // one slice of a sampled run (plan_slices.hpp)
+    request.first_iteration = slice_first;
+    request.iterations = slice_iterations;
+  }
   // Progress after every execution's start: a sampled run knows its total; a tree
   // search only its explored fraction (an estimate, tree_estimate.hpp).
   struct Watch {
@@ -418,39 +424,59 @@ int main_impl(int argc, char** argv) {
     // GoogleTest's protocol: a sharding-aware runner touches GTEST_SHARD_STATUS_FILE.
     if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE")) std::ofstream{status};
   }
+  // With --first-failure the sampled runs go in round-robin slices (plan_slices.hpp),
+  // so a bug one scenario's sampling shows waits for a slice of each other
+  // scenario, not for their whole runs. Not with --max-seconds (a budget per run)
+  // or --replay (one execution).
+  std::vector<PlanItem<ModelEntry>> items;
+  const bool sliced = o.first_failure && o.replay.empty() && o.max_seconds <= 0 && o.iterations > kSliceIterations;
+  if (sliced) {
+    items = slice_plan(plan, o.iterations, o.seed ? o.seed * kSeedStride : 1);
+    std::printf("first failure: sampled runs in round-robin slices of %llu iterations (%zu items for %zu runs)\n",
+                static_cast<unsigned long long>(kSliceIterations), items.size(), plan.size());
+  } else {
+    for (std::size_t r = 0; r < plan.size(); ++r) items.push_back({plan[r].first, plan[r].second, r, 0, 0});
+  }
   // Runs in worker processes (parallel_runs.hpp); records in plan order either way.
   unsigned jobs = o.jobs ? o.jobs : static_cast<unsigned>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, plan.size()));
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, items.size()));
   if (!o.replay.empty() || jobs == 0) jobs = 1;
   std::size_t finished = 0;
-  auto results = run_in_parallel(
-      plan.size(), jobs, o.first_failure,
-      [&](std::size_t i) { return run_one(*plan[i].first, plan[i].second, o, show_progress && jobs == 1); },
+  auto item_results = run_in_parallel(
+      items.size(), jobs, o.first_failure,
+      [&](std::size_t i) {
+        return run_one(*items[i].entry, items[i].scheduler, o, show_progress && jobs == 1, items[i].first,
+                       items[i].iterations);
+      },
       [&](std::size_t i, const std::string& why) {
-        const ModelEntry& e = *plan[i].first;
+        const ModelEntry& e = *items[i].entry;
         RunRecord r;
-        r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", plan[i].second);
+        r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", items[i].scheduler);
         r.num("iterations", 0).boolean("exhaustive", false);
         r.failure = "CRASHED (" + why + ")";
         r.details = "the worker process of this run ended (" + why + ") before it reported";
         r.set_verdict(Verdict::fail).real("seconds", 0).str("failure", r.failure);
         if (!o.fault.empty()) r.str("fault", o.fault);
         std::printf("\n=== %s/%s (%s scheduler) FAILED: %s ===\n", e.structure.c_str(), e.scenario.c_str(),
-                    plan[i].second.c_str(), r.failure.c_str());
+                    items[i].scheduler.c_str(), r.failure.c_str());
         return r;
       },
       [&](std::size_t, const RunRecord& r) {
         ++finished;
         if (jobs > 1 && show_progress)
-          std::fprintf(stderr, "[%zu/%zu] %s/%s %s: %s  %ss\n", finished, plan.size(), r.get("structure").c_str(),
+          std::fprintf(stderr, "[%zu/%zu] %s/%s %s: %s  %ss\n", finished, items.size(), r.get("structure").c_str(),
                        r.get("scenario").c_str(), r.get("scheduler").c_str(), r.get("verdict").c_str(),
                        r.get("seconds").c_str());
       });
+  std::uint64_t ran = 0;  // every finished item's executions: the work done before a first failure
+  for (auto& r : item_results)
+    if (r && !r->get("iterations").empty()) ran += std::stoull(r->get("iterations"));
+  auto results = fold_slices(items, std::move(item_results), plan.size());
   for (auto& r : results)
     if (r) runs.push_back(std::move(*r));
   if (runs.size() < plan.size())
-    std::printf("\n%zu of %zu runs not run to their end: stopped after the first failure\n",
-                plan.size() - runs.size(), plan.size());
+    std::printf("\n%zu of %zu runs not run to their end: stopped after the first failure (%llu executions ran)\n",
+                plan.size() - runs.size(), plan.size(), static_cast<unsigned long long>(ran));
 
   std::printf("\n");
   print_table(stdout, runs, {"structure", "scenario", "scheduler", "iterations", "exhaustive", "verdict", "seconds", "failure"});

@@ -151,7 +151,7 @@ struct DeliQueueModel {
   };
 
   struct State {
-    std::vector<Item> items;  // queued, in post order
+    std::vector<Item> items;  // queued, in (when, seq) order (canonicalize)
     std::int64_t now = 0, seq = 0, front = 0;
     std::uint64_t tokens = 0;                // apply: tokens handed out (the next one is tokens + 1)
     std::vector<std::uint64_t> used_tokens;  // step: the tokens handed out, sorted
@@ -217,7 +217,31 @@ struct DeliQueueModel {
     s.items.push_back({name, false, true, true, c.when, ++s.seq});
   }
 
+  // The canonical form of a state, for the checker's memo (Lowe's cache of
+  // linearized set x state): the items sorted by (when, seq), and the seqs
+  // renumbered densely in that order, front posts' from -1 down and the others'
+  // from 1 up, with the counters at the extremes. Only the order of (when, seq)
+  // is ever observed (before(), candidate(); drop() lists ids sorted), and a new
+  // post still sorts after every queued one of its `when` (before every front
+  // post for a front post): so two orders of concurrent posts with different
+  // `when`s, which differ only in their absolute seqs, are one state. Without
+  // it, k concurrent posts made k! states that the memo could not merge.
+  static void canonicalize(State& s) {
+    std::sort(s.items.begin(), s.items.end(), before);
+    std::int64_t fronts = 0, others = 0;
+    for (const Item& it : s.items) (it.seq < 0 ? fronts : others) += 1;
+    std::int64_t f = -fronts, o = 0;
+    for (Item& it : s.items) it.seq = it.seq < 0 ? f++ : ++o;
+    s.front = -fronts;
+    s.seq = others;
+  }
+
   static Result apply(State& s, const Call& c) {
+    Result r = apply_raw(s, c);
+    canonicalize(s);
+    return r;
+  }
+  static Result apply_raw(State& s, const Call& c) {
     Result r{c.op};
     switch (c.op) {
       case Op::post:
@@ -293,6 +317,7 @@ struct DeliQueueModel {
     if (t == 0 || (at != s.used_tokens.end() && *at == t)) return false;
     s.used_tokens.insert(at, t);
     post_barrier(s, c);
+    canonicalize(s);
     return true;
   }
 
@@ -544,6 +569,13 @@ struct DeliQueueSpecOf : DeliQueueModel {
   // --workload lin.history --threads 4 --seed 1` met one after ~47 that ran past
   // the checker's 60 s budget, and both DeliQueue specs' TSan runs did), so
   // lin.history would fail on the checker's budget, not on the queue. Scenarios (lin.scenarios) and the model layer still run this spec.
+  // Why (sampled with gdb on that run, with canonical states): the posters run
+  // their calls in bursts (2,500 calls fit in one time slice on 2 cores), so the
+  // queue reaches ~900 messages while the Looper is off the CPU; each search node
+  // then copies a 22 KB state, and the memo keeps one per node (457k nodes in 60 s,
+  // most of the time in copying and page faults). The cure is a state the search
+  // does not copy whole (an undo log), or a generator whose queue stays short
+  // whatever the scheduling.
   static constexpr const char* long_histories_off = "real-time check of 10,000-call histories exceeds its budget";
 };
 

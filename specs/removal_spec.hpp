@@ -135,7 +135,7 @@ struct RemovalModel {
     bool queued() const { return pending == kNoOne; }
   };
   struct World {
-    std::vector<Item> items;  // in post order; pending ones are no longer queued
+    std::vector<Item> items;  // in (when, seq) order (canonicalize); pending ones are no longer queued
     std::int64_t now = 0, seq = 0;
     auto key() const { return std::tie(items, now, seq); }
     bool operator==(const World& o) const { return key() == o.key(); }
@@ -254,11 +254,27 @@ struct RemovalModel {
     return r;
   }
 
+  // The canonical form of a world, for the checker's memo: its items sorted by
+  // (when, seq) and the seqs renumbered 1..n in that order, the counter at n. Only
+  // the order of (when, seq) is ever observed (poll's choice; names and matches
+  // do not depend on positions), and a new post still sorts after every queued
+  // one of its `when`: so orders of concurrent posts that differ only in their
+  // absolute seqs are one world, not k! of them.
+  static void canonicalize(World& w) {
+    std::sort(w.items.begin(), w.items.end(),
+              [](const Item& a, const Item& b) { return std::tie(a.when, a.seq) < std::tie(b.when, b.seq); });
+    std::int64_t n = 0;
+    for (Item& it : w.items) it.seq = ++n;
+    w.seq = n;
+  }
+
   static Result apply(State& s, const Call& c) {
     // Sequential: one world, and no call leaves a doomed or pending message.
     World& w = s.worlds.front();
     settle(w, c.thread);
-    return atomic_call(w, c);
+    const Result r = atomic_call(w, c);
+    canonicalize(w);
+    return r;
   }
 
   // Every world w can move to for call c with result `observed` (see the header).
@@ -303,6 +319,7 @@ struct RemovalModel {
   static bool step(State& s, const Call& c, const Result& observed) {
     std::vector<World> next;
     for (const World& w : s.worlds) successors(w, c, observed, next);
+    for (World& w : next) canonicalize(w);
     std::sort(next.begin(), next.end());
     next.erase(std::unique(next.begin(), next.end()), next.end());
     s.worlds = std::move(next);
