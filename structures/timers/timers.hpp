@@ -702,13 +702,22 @@ class TimerSet {
     // Relaxed: only a guess for the CAS.
     std::int64_t cur = wk.modified_earliest_.load(std::memory_order_relaxed);
     for (;;) {
-      if (when >= cur) return false;
+      // Already low enough: still an RMW (cur -> cur), never a plain load. A
+      // relaxed load may read a bound that adjust() has already exchanged to
+      // "never"; deciding from it, nothing ordered our Modifying before that
+      // exchange, the scan could pass this timer as Waiting, and it stayed
+      // ModifiedEarlier under no bound (lfcheck lin's timers model found it:
+      // "a ModifiedEarlier timer is due before its worker's modified_earliest_").
+      // An RMW reads the latest bound: before adjust's exchange, its release
+      // publishes our Modifying to that scan (which waits for it); after, it
+      // reads never and we lower the bound.
+      const std::int64_t target = when < cur ? when : cur;
       // Success release: pairs with adjust()'s acquire exchange (our Modifying is
       // visible to its scan). Failure relaxed: retry with the value read. Strong:
       // a spurious failure would multiply a model checker's search.
-      if (wk.modified_earliest_.compare_exchange_strong(cur, when, std::memory_order_release,
+      if (wk.modified_earliest_.compare_exchange_strong(cur, target, std::memory_order_release,
                                                         std::memory_order_relaxed))
-        return true;
+        return when < cur;  // lowered it (cur: the bound the CAS replaced)
       Sync::spin_hint();
     }
   }
