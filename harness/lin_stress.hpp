@@ -25,6 +25,7 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
+#include "harness/history_pacing.hpp"
 #include "harness/lin_driver.hpp"
 #include "harness/lin_execution.hpp"
 #include "harness/lin_outcome.hpp"
@@ -200,17 +201,21 @@ struct LinHistoryWorkload {
         for (std::uint64_t i = 0; i < per_thread; ++i) calls[t].push_back(gen(random.split(), rc::kNominalSize).value());
       }
     };
+    HistoryPacing<S> pacing;  // used only when the spec opts in (harness/history_pacing.hpp)
     prepare();
+    if constexpr (paced_history<S>) pacing.start_round(n);
     auto op = [&](unsigned t, std::mt19937_64&) {
       Operation<S> rec;
       rec.call = calls[t][done[t].size()];
       rec.thread = t;
+      if constexpr (paced_history<S>) pacing.before(t, rec.call);
       rec.invoke = now_ns();
       rec.result = subject->run(rec.call, t);
       // seq_cst: everything the call did is globally visible before its response
       // stamp (pairs with no load in particular: it is a store-buffer drain).
       std::atomic_thread_fence(std::memory_order_seq_cst);
       rec.response = now_ns();
+      if constexpr (paced_history<S>) pacing.after(t, rec.call, rec.result, run.last_of_round(t));
       done[t].push_back(rec);
       run.describe(t, "call", static_cast<std::uint64_t>(done[t].size()), 0);
     };
@@ -233,10 +238,12 @@ struct LinHistoryWorkload {
       ++history;
       subject = std::make_unique<Subject>();  // every thread waits at the barrier
       prepare();
+      if constexpr (paced_history<S>) pacing.start_round(n);
     };
     run.run_rounds(op, at_quiescence, per_thread);
     run.note("histories", history);
     run.note("calls_checked", checked);
+    if constexpr (paced_history<S>) run.note("most_queued", static_cast<std::uint64_t>(pacing.most_queued()));
   }
 };
 
