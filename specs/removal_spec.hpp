@@ -58,7 +58,9 @@
 // observes that message again).
 //
 // Long histories (lin.history: 10,000 calls from up to 15 threads, real-time
-// order) use HistorySpec: the same model and calls with a bigger message pool.
+// order) use HistorySpec: the same model with a bigger message pool, calls that
+// keep the queue short (gen_history_call: every message due at once, polls at
+// time 0, removes of the thread's own names) and pacing (history_backlog).
 //
 // Not covered: quit and barriers (specs/deliqueue_spec.hpp), reclamation's
 // timing (which messages take_reclaimed hands back when: the model scenarios
@@ -433,6 +435,61 @@ struct RemovalModel {
                                          {1, rc::gen::just(Call{Op::reclaim, me})}});
   }
 
+  // A long history's calls (HistorySpec): every message due at once (when 0 or
+  // INT64_MIN, polls at time 0), so the Looper's polls and the removals keep the
+  // queue short; the other threads post at 0.6/others of their calls, so the one
+  // Looper keeps up on average, and pacing (history_backlog) under any scheduling.
+  static rc::Gen<Call> gen_history_call(spec::Slot slot) {
+    using namespace removal_spec;
+    const std::uint8_t me = slot.concurrent() ? static_cast<std::uint8_t>(slot.thread) : kSetupLabel;
+    auto post = rc::gen::apply(
+        [me](std::uint8_t tag, std::uint8_t what, std::uint8_t target, std::uint8_t callback, bool front) {
+          Call c{Op::post, me, tag};
+          c.what = what;
+          c.target = target;
+          c.callback = callback;
+          c.when = front ? std::numeric_limits<std::int64_t>::min() : 0;
+          return c;
+        },
+        rc::gen::inRange<std::uint8_t>(0, kTags), rc::gen::inRange<std::uint8_t>(0, kWhats),
+        rc::gen::inRange<std::uint8_t>(0, kTargets), rc::gen::inRange<std::uint8_t>(0, kCallbacks),
+        rc::gen::weightedOneOf<bool>({{6, rc::gen::just(false)}, {1, rc::gen::just(true)}}));
+    // remove names a message of its own thread (the only names it may use in
+    // the parallel part that are not the prefix's, and a history has no prefix).
+    auto remove = rc::gen::map(rc::gen::inRange<std::uint8_t>(0, kNamedTags),
+                               [me](std::uint8_t tag) { return Call{Op::remove, me, tag, me}; });
+    auto traversal = [me](Op op) {
+      return rc::gen::apply(
+          [me, op](By by, std::uint8_t what, std::uint8_t target, std::uint8_t callback) {
+            Call c{op, me};
+            c.by = by;
+            c.what = what;
+            c.target = target;
+            c.callback = callback;
+            return c;
+          },
+          rc::gen::weightedOneOf<By>({{3, rc::gen::just(By::what)},
+                                      {1, rc::gen::just(By::what_target)},
+                                      {1, rc::gen::just(By::callback)}}),
+          rc::gen::inRange<std::uint8_t>(0, kWhats), rc::gen::inRange<std::uint8_t>(0, kTargets),
+          rc::gen::inRange<std::uint8_t>(1, kCallbacks));
+    };
+    if (!slot.owner()) {
+      const unsigned others = slot.threads > 1 ? slot.threads - 1 : 1;
+      return rc::gen::weightedOneOf<Call>({{6, post},
+                                           {1, remove},
+                                           {1, traversal(Op::remove_messages)},
+                                           {2, traversal(Op::has_messages)},
+                                           {10 * others - 6, rc::gen::just(Call{Op::has_messages, me})}});
+    }
+    Call poll{Op::poll, me};
+    poll.when = 0;
+    return rc::gen::weightedOneOf<Call>({{1, post},
+                                         {8, rc::gen::just(poll)},
+                                         {1, rc::gen::just(Call{Op::reclaim, me})},
+                                         {1, traversal(Op::has_messages)}});
+  }
+
   // ---- the structure -----------------------------------------------------------------
   // Messages come from the pool. The Looper recycles what it delivers and takes
   // back what reclamation hands it (the contract when traversals run:
@@ -548,20 +605,31 @@ struct RemovalModel {
 
 // The spec for a Subject whose pool holds `PerThread` posts for each of `Threads`
 // parallel threads and `SetupSlots` for the prefix, suffix and props.
-template <unsigned Threads, unsigned PerThread, unsigned SetupSlots>
+template <unsigned Threads, unsigned PerThread, unsigned SetupSlots, bool LongHistory = false>
 struct RemovalSpecOf : RemovalModel {
   template <class Sync>
   using Pool = MessagePool<Message<Sync>, Sync, Threads, PerThread, SetupSlots>;
+  static rc::Gen<Call> gen_call(spec::Slot slot) {
+    return LongHistory ? gen_history_call(slot) : RemovalModel::gen_call(slot);
+  }
   template <class Sync, Fault F>
   struct Subject : QueueSubject<Sync, F, Pool<Sync>> {};
   // lin.history: 10,000 calls from up to 15 threads (harness/lin_stress.hpp).
-  using HistorySpec = RemovalSpecOf<kSetupLabel, 10000, 0>;
-  // Off for now: the real-time check of a 10,000-call history has a heavy tail
-  // (40 deliqueue histories took 6.8 s in all, but `lfcheck-stress deliqueue
-  // --workload lin.history --threads 4 --seed 1` met one after ~47 that ran past
-  // the checker's 60 s budget, and both DeliQueue specs' TSan runs did), so
-  // lin.history would fail on the checker's budget, not on the queue. Scenarios (lin.scenarios) and the model layer still run this spec.
-  static constexpr const char* long_histories_off = "real-time check of 10,000-call histories exceeds its budget";
+  using HistorySpec = RemovalSpecOf<kSetupLabel, 10000, 0, true>;
+  // Its pacing (harness/history_pacing.hpp; lin.history only), as DeliQueue's
+  // (specs/deliqueue_spec.hpp): a poster waits while 16 messages are queued.
+  static constexpr long history_backlog = 16;
+  static bool fills(const Call& c) { return c.op == Op::post; }
+  static bool drains(const Call& c) { return c.op == Op::poll; }
+  static int backlog_change(const Call& c, const Result& r) {
+    switch (c.op) {
+      case Op::post: return r.v ? 1 : 0;                               // queued
+      case Op::poll: return r.id != removal_spec::kNone ? -1 : 0;      // delivered
+      case Op::remove: return r.v ? -1 : 0;                            // claimed
+      case Op::remove_messages: return -static_cast<int>(r.v);         // claimed, this many
+      default: return 0;
+    }
+  }
 };
 
 // Scenarios (3 threads x <= 8 calls, prefix + suffix <= 8) and props sequences.
