@@ -9,6 +9,7 @@
 #               2), never a pass
 #   phases      the timers workload shuts a worker down halfway through the budget,
 #               under --duration as under --ops ("worker_shutdowns":1 in its JSON)
+#   crashes     four threads that crash at once leave one whole verdict (JSON, JUnit)
 #   pacing      DeliQueue's and removal's lin.history keep their queue short (at most 64 queued), so
 #               their 10,000-call histories are checked, not judged unknown
 #   sanitizers  environment options that switch reporting off are refused (exit 2);
@@ -49,6 +50,20 @@ for budget in "--duration 2" "--ops 200000"; do
       fail "timers $budget: worker_shutdowns $shutdowns, want [1]"
   fi
 done
+
+# --- a crash on every thread at once: one whole verdict ------------------------------
+# probe_crash: all threads take SIGSEGV together (plain build). Before the first
+# thread's handler owned the death, another's _exit cut the JSON short in 4 of 10 runs.
+lost=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  if run crash$i 1 -- "$probes" probe_crash --threads 4 --seed $i; then
+    grep -q '"failure":"crash (signal)' "$dir/crash$i.json" || lost=$((lost + 1))
+  else
+    lost=$((lost + 1))
+  fi
+done
+[ $lost -eq 0 ] && ok "4 threads crash at once, 10 runs: every JSON and JUnit whole, verdict fail (crash)" ||
+  fail "4 threads crash at once: $lost of 10 runs lost or garbled the verdict"
 
 # --- long histories of a queue are paced -------------------------------------------
 # DeliQueue's and removal's lin.history (harness/history_pacing.hpp): the posters

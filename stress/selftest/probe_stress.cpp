@@ -9,11 +9,16 @@
 //               JUnit, with its replay line, as the exit status says;
 //   probe_slow  operations of 20 ms in rounds of 1024 (a round: 20 s): --duration 1
 //               must end within about a second of its budget (rounds end at the
-//               deadline), reporting the operations really done and real seconds.
+//               deadline), reporting the operations really done and real seconds;
+//   probe_crash every thread takes SIGSEGV at the same moment (plain build: the
+//               runner's own handler): one verdict is written whole — the JSON
+//               says "crash (signal)" — however many threads die at once.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
+
+#include <csignal>
 
 #include "harness/stress_registry.hpp"
 
@@ -22,6 +27,7 @@ namespace lfcheck {
 enum class ProbeIdleFault { none };
 enum class ProbeLeakFault { none };
 enum class ProbeSlowFault { none };
+enum class ProbeCrashFault { none };
 
 template <>
 struct FaultTraits<ProbeIdleFault> {
@@ -41,6 +47,13 @@ struct FaultTraits<ProbeSlowFault> {
   static constexpr const char* mechanism = "probe_slow";
   static constexpr FaultInfo<ProbeSlowFault> catalogue[] = {
       {ProbeSlowFault::none, "probe_slow.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeCrashFault> {
+  static constexpr const char* mechanism = "probe_crash";
+  static constexpr FaultInfo<ProbeCrashFault> catalogue[] = {
+      {ProbeCrashFault::none, "probe_crash.none", "(no faults: a runner self-test)", "", "stress"}};
 };
 
 namespace probe_stress {
@@ -80,7 +93,28 @@ struct Slow {
   }
 };
 
+template <ProbeCrashFault F>
+struct Crash {
+  static constexpr const char* name = "all_threads_crash";
+  static constexpr const char* description = "every thread raises SIGSEGV at once in its first operation (runner self-test)";
+  static void run(StressRun& run) {
+    const unsigned n = run.options().threads;
+    std::atomic<unsigned> arrived{0};
+    run.run_rounds(
+        [&](unsigned, auto&) {
+          // acq_rel / acquire: only a start line (every thread arrives, then all raise);
+          // nothing is published.
+          arrived.fetch_add(1, std::memory_order_acq_rel);
+          while (arrived.load(std::memory_order_acquire) < n) {
+          }
+          std::raise(SIGSEGV);
+        },
+        [] {});
+  }
+};
+
 LFCHECK_STRESS(ProbeIdleFault, Idle);
+LFCHECK_STRESS(ProbeCrashFault, Crash);
 LFCHECK_STRESS(ProbeSlowFault, Slow);
 LFCHECK_STRESS(ProbeLeakFault, Leak);
 
