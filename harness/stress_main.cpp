@@ -404,43 +404,77 @@ void on_signal(int) {
   _exit(cli::kCheckFailed);
 }
 
+// The run in progress, for a hang report from any thread (set while it runs).
+struct HangContext {
+  const Options* o = nullptr;
+  const StressEntry* e = nullptr;
+  const StressRun* run = nullptr;
+  const std::vector<RunRecord>* finished = nullptr;
+  std::chrono::steady_clock::time_point started;
+} hang_context;
+std::mutex hang_context_mutex;  // guards hang_context
+
+// Reports the run in progress as a HANG (JSON, JUnit, replay file and line) and
+// ends the process with status 1. Threads stuck in the rounds cannot be joined,
+// so nothing else can end the run. Called by the runner's watchdog below and by
+// a workload's own (StressRun::hang).
+[[noreturn]] void report_hang_and_exit(const char* what) {
+  // acq_rel: the first reporter (a hang or a fatal signal) wins, the others wait for its exit.
+  if (dying.exchange(true, std::memory_order_acq_rel))
+    for (;;) ::pause();
+  death.armed.store(false, std::memory_order_release);  // this report replaces the crash plan
+  std::lock_guard<std::mutex> lock(hang_context_mutex);
+  const HangContext& c = hang_context;
+  std::fprintf(stderr, "\nlfcheck stress: %s/%s: %s\n", c.e ? c.e->structure.c_str() : "?",
+               c.e ? c.e->workload.c_str() : "?", what);
+  if (c.o && c.e && c.run && c.finished) {
+    auto runs = *c.finished;
+    // The time the run really took, not the window.
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
+    runs.push_back(record(*c.o, *c.e, c.run->heartbeats(), seconds, what));
+    if (!c.o->json.empty()) write_runs_json(c.o->json, runs);
+    if (!c.o->junit.empty()) write_junit(c.o->junit, "lfcheck.stress", runs, {"workload"});
+    const std::string file = write_artifacts(*c.o, *c.e, what, nullptr);
+    std::fprintf(stderr, "replay: %s\n", replay_line(*c.o, c.e->structure).c_str());
+    if (!file.empty()) std::fprintf(stderr, "replay file: ./lfcheck replay %s\n", file.c_str());
+  }
+  std::fflush(nullptr);
+  _exit(cli::kCheckFailed);
+}
+
+void on_workload_hang(const char* what) {
+  report_hang_and_exit((std::string("HANG (") + what + ")").c_str());
+}
+
 // The hang watchdog: a deadlock, a lost wake-up or a livelock stops the rounds;
-// threads stuck in them cannot be joined, so the watchdog reports the run as a
-// HANG (JSON, replay file, replay line) and ends the process with status 1.
+// it reports the run as a HANG when no round completed for --hang-seconds.
 class HangWatchdog {
  public:
   HangWatchdog(const Options& o, const StressEntry& e, const StressRun& run,
-               const std::vector<RunRecord>& finished)
-      : thread_([this, &o, &e, &run, &finished] {
-          std::uint64_t last = run.heartbeats();
-          const auto started = std::chrono::steady_clock::now();
-          auto since = started;
-          std::unique_lock<std::mutex> lock(mutex_);
-          while (!done_) {
-            cv_.wait_for(lock, std::chrono::milliseconds(200));
-            const std::uint64_t now_beats = run.heartbeats();
-            const auto now = std::chrono::steady_clock::now();
-            if (now_beats != last) {
-              last = now_beats;
-              since = now;
-            } else if (std::chrono::duration<double>(now - since).count() > o.hang_seconds) {
-              death.armed.store(false, std::memory_order_release);  // this report replaces it
-              char what[96];
-              std::snprintf(what, sizeof what, "HANG (no round completed for %g s)", o.hang_seconds);
-              std::fprintf(stderr, "\nlfcheck stress: %s/%s: %s\n", e.structure.c_str(), e.workload.c_str(), what);
-              auto runs = finished;
-              // The time the run really took, not the window.
-              runs.push_back(record(o, e, run.heartbeats(), std::chrono::duration<double>(now - started).count(), what));
-              if (!o.json.empty()) write_runs_json(o.json, runs);
-              if (!o.junit.empty()) write_junit(o.junit, "lfcheck.stress", runs, {"workload"});
-              const std::string file = write_artifacts(o, e, what, nullptr);
-              std::fprintf(stderr, "replay: %s\n", replay_line(o, e.structure).c_str());
-              if (!file.empty()) std::fprintf(stderr, "replay file: ./lfcheck replay %s\n", file.c_str());
-              std::fflush(nullptr);
-              _exit(cli::kCheckFailed);
-            }
-          }
-        }) {}
+               const std::vector<RunRecord>& finished) {
+    {
+      std::lock_guard<std::mutex> lock(hang_context_mutex);
+      hang_context = HangContext{&o, &e, &run, &finished, std::chrono::steady_clock::now()};
+    }
+    thread_ = std::thread([this, &o, &run] {
+      std::uint64_t last = run.heartbeats();
+      auto since = std::chrono::steady_clock::now();
+      std::unique_lock<std::mutex> lock(mutex_);
+      while (!done_) {
+        cv_.wait_for(lock, std::chrono::milliseconds(200));
+        const std::uint64_t now_beats = run.heartbeats();
+        const auto now = std::chrono::steady_clock::now();
+        if (now_beats != last) {
+          last = now_beats;
+          since = now;
+        } else if (std::chrono::duration<double>(now - since).count() > o.hang_seconds) {
+          char what[96];
+          std::snprintf(what, sizeof what, "HANG (no round completed for %g s)", o.hang_seconds);
+          report_hang_and_exit(what);
+        }
+      }
+    });
+  }
   ~HangWatchdog() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -448,6 +482,8 @@ class HangWatchdog {
     }
     cv_.notify_all();
     thread_.join();
+    std::lock_guard<std::mutex> lock(hang_context_mutex);
+    hang_context = HangContext{};
   }
 
  private:
@@ -556,6 +592,8 @@ int main_impl(int argc, char** argv) {
   for (int sig : {SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV})
     if (std::strcmp(kSanitizerName, "none") == 0 || sig == SIGABRT) std::signal(sig, on_signal);
   StdSync::check_failure_handler().store(&on_check_failed, std::memory_order_release);
+  // release: pairs with StressRun::hang's acquire load
+  StressRun::hang_handler_slot().store(&on_workload_hang, std::memory_order_release);
 
   // --duration is the whole run's time: before each workload, the time left is
   // shared evenly by the workloads still to run (so one that overran costs the

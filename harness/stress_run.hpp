@@ -40,6 +40,8 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <random>
 #include <string>
@@ -231,6 +233,22 @@ class StressRun {
     if (options_.ops) return rings_[thread].next * options_.threads * 2 >= options_.ops;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return elapsed * 2 >= options_.duration;
+  }
+
+  // A workload's own watchdog saw a hang (e.g. an owner parked past the window):
+  // the runner ends the process with the verdict written — JSON, JUnit, replay
+  // file and line, failure "HANG (what)" — as its own hang watchdog does. Any
+  // thread may call it; it does not return.
+  using hang_handler = void (*)(const char* what);
+  [[noreturn]] static void hang(const char* what) {
+    // acquire: pairs with the runner's release store when it installs the handler
+    if (auto handler = hang_handler_slot().load(std::memory_order_acquire)) handler(what);
+    std::fprintf(stderr, "\nlfcheck stress: HANG (%s)\n", what);  // no runner: no verdict to write
+    std::_Exit(1);
+  }
+  static std::atomic<hang_handler>& hang_handler_slot() {
+    static std::atomic<hang_handler> handler{nullptr};
+    return handler;
   }
 
   // A workload's own count for the run's record (call while no thread runs).

@@ -41,7 +41,6 @@
 #include <random>
 #include <string>
 #include <thread>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <vector>
 
@@ -276,16 +275,18 @@ struct ShutdownStress {
     const double hang_seconds = run.options().hang_seconds > 0 ? std::min(run.options().hang_seconds, 10.0) : 10.0;
     // Watchdog: an owner that has not returned from shutdown() after hang_seconds
     // is a lost wake-up (or a reference never given back). It reads only the
-    // objects' atomics, and it ends the process without allocating, without stdio
-    // and without exit()'s interceptors (raw exit_group): it must work even when
-    // the process is stuck inside a sanitizer's own locks.
+    // objects' atomics; it first writes its words raw (no allocation, no stdio: they
+    // reach stderr even if the process is stuck inside a sanitizer's own locks), then
+    // has the runner end the process with the verdict written (StressRun::hang: JSON,
+    // JUnit, replay; before, a raw exit_group left no JSON and the kill matrix
+    // counted the catch as an error).
     char hang_secs[16];
     std::snprintf(hang_secs, sizeof hang_secs, "%g", hang_seconds);
+    const std::string hang_what =
+        std::string("an owner has not returned from shutdown() after ") + hang_secs + " s: a lost wake-up";
     const std::string hang_report =
-        std::string("\nlfcheck stress: shutdown/") + name +
-        " FAILED (hang: an owner has not returned from shutdown() after " + hang_secs +
-        " s — a lost wake-up, or the process is stuck)\nreplay: " + replay_line<F>(run.options()) +
-        "\n";
+        std::string("\nlfcheck stress: shutdown/") + name + " FAILED (HANG: " + hang_what +
+        ")\nreplay: " + replay_line<F>(run.options()) + "\n";
     std::atomic<bool> finished{false};  // relaxed: only ends the watchdog's polling
     std::thread watchdog([&] {
       while (!finished.load(std::memory_order_relaxed)) {
@@ -294,7 +295,7 @@ struct ShutdownStress {
           const std::int64_t since = objects[k].parked_since.load(std::memory_order_relaxed);
           if (since != 0 && (now_ns() - since) * 1e-9 > hang_seconds) {
             (void)!::write(2, hang_report.data(), hang_report.size());
-            ::syscall(SYS_exit_group, 1);
+            StressRun::hang(hang_what.c_str());
           }
         }
       }

@@ -9,6 +9,8 @@
 #               2), never a pass
 #   phases      the timers workload shuts a worker down halfway through the budget,
 #               under --duration as under --ops ("worker_shutdowns":1 in its JSON)
+#   hangs       a workload's own hang watchdog (shutdown's parked owner) leaves the
+#               same whole verdict as the runner's
 #   crashes     four threads that crash at once leave one whole verdict (JSON, JUnit)
 #   pacing      DeliQueue's and removal's lin.history keep their queue short (at most 64 queued), so
 #               their 10,000-call histories are checked, not judged unknown
@@ -64,6 +66,16 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 [ $lost -eq 0 ] && ok "4 threads crash at once, 10 runs: every JSON and JUnit whole, verdict fail (crash)" ||
   fail "4 threads crash at once: $lost of 10 runs lost or garbled the verdict"
+
+# --- a workload's own hang watchdog writes the verdict too --------------------------
+# shutdown's watchdog (an owner parked past the window: a lost wake-up) used to end
+# the process with a raw exit_group: exit 1 and a replay line, but no JSON, so the
+# kill matrix counted the catch as an error. It now goes through StressRun::hang.
+if run own-hang 1 -- "$stress" shutdown --fault shutdown.park_no_recheck --duration 10 --seed 1; then
+  grep -q '"failure":"HANG (an owner has not returned from shutdown()' "$dir/own-hang.json" &&
+    ok "a workload's own hang watchdog: verdict fail (HANG) in JSON and JUnit, exit 1" ||
+    fail "own hang watchdog: $(cat "$dir/own-hang.json")"
+fi
 
 # --- long histories of a queue are paced -------------------------------------------
 # DeliQueue's and removal's lin.history (harness/history_pacing.hpp): the posters
