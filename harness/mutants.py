@@ -15,7 +15,7 @@ lin — the scenario seed (lfcheck-lin-model --seed, --lin-scenarios scenarios p
 structure without a spec has no lin cell ("n/a: no spec"), counted in no kill rate.
 What counts: a run is "caught" only if it exits 1 with its layer's evidence of a
 failed check (model, stress, lin: a failing run in its --json; props: RapidCheck's
-"Falsifiable after"); exit 0 is "clean"; over the budget is "timeout"; anything
+"Falsifiable after", or a waiting check's watchdog line "TIMEOUT: ... (a hang)"); exit 0 is "clean"; over the budget is "timeout"; anything
 else (exit 2, a missing binary, a signal, exit 1 without evidence) is an "error"
 of the cell, never a catch.
 
@@ -125,8 +125,12 @@ def props_once(a, structure, fault, seed):
     env = dict(os.environ, LFCHECK_FAULT=fault or "", RC_PARAMS=f"seed={seed} max_success=500")
     rc, secs, out = run([a.props, f"--gtest_filter={structure}.*"], a.budget, env)
     m = re.search(r"Falsifiable after (\d+) tests", out)
+    # A props check that waits (a Looper asleep towards a deadline) has its own
+    # watchdog (property_tests/timed_wait_checks.hpp): a hang ends the binary with
+    # exit 1 and this line, which is that check failing, not an error of the cell.
+    hang = re.search(r"^TIMEOUT: .* \(a hang\)$", out, re.M)
     tests = int(m.group(1)) if m else len(re.findall(r"OK, passed (\d+) tests", out)) * 500
-    return judged(rc, m is not None, out), secs, tests
+    return judged(rc, m is not None or hang is not None, out), secs, tests
 
 
 def lin_once(a, structure, fault, seed):
@@ -224,8 +228,8 @@ def main():
     ap.add_argument("--stress", required=True, help=argparse.SUPPRESS)
     ap.add_argument("--props", required=True, help=argparse.SUPPRESS)
     ap.add_argument("--lin", help=argparse.SUPPRESS)  # lfcheck-lin-model; without it, no lin column
-    ap.add_argument("--lin-scenarios", type=int, default=50,
-                    help="generated scenarios per lin run (default 50)")
+    ap.add_argument("--lin-scenarios", type=int, default=200,
+                    help="generated scenarios per lin run (default 200: the lin faults tests' budget)")
     ap.add_argument("--artifacts", default=os.environ.get("LFCHECK_ARTIFACTS", "/tmp/lfcheck-artifacts"),
                     help=argparse.SUPPRESS)
     ap.add_argument("--check-args", action="store_true",

@@ -9,6 +9,7 @@ for the correct code. Outcomes:
   fail      exit 1 with the layer's evidence (a failing run in --json; props:
             RapidCheck's "Falsifiable after" and reproduce line)
   bare1     exit 1 with no evidence at all
+  hang      props: a waiting check's watchdog line "TIMEOUT: ... (a hang)", exit 1
   exit2     exit 2 (usage or set-up error)
   signal    killed by SIGSEGV
   sleep     sleeps 60 s (over any test budget)
@@ -53,6 +54,9 @@ def main():
         print("fake: set-up error")
         return 2
     if outcome == "bare1":
+        return 1
+    if outcome == "hang" and layer == "props":
+        print("TIMEOUT: a Looper sleeping towards a deadline did not finish within 20 s (a hang)")
         return 1
     if outcome == "fail":
         report("fail")

@@ -2,7 +2,8 @@
 # mutants_truth.sh — how the kill matrix (harness/mutants.py) judges each kind of
 # result, with scripted stand-ins for the layer binaries (tests/fake_layer.py), so
 # every case takes a second or two:
-#   caught    only exit 1 with the layer's evidence; a missing binary, exit 2, a
+#   caught    only exit 1 with the layer's evidence (props: RapidCheck's
+#             "Falsifiable", or a waiting check's "TIMEOUT: ... (a hang)"); a missing binary, exit 2, a
 #             signal or a bare exit 1 is an error of the cell, never a catch
 #   correct   the correct-code cells are printed and written with their status
 #             (clean, false alarm, over budget: not checked); an over-budget one
@@ -47,6 +48,9 @@ done
 matrix evidence 0 "model:fake.a=fail,props:fake.b=fail" --layer all &&
   [ "$(q evidence "[f['caught'] for f in d['faults']]")" = "[True, True]" ] &&
   ok "exit 1 with evidence: caught" || fail "exit 1 with evidence: not caught"
+matrix props-hang 0 "model:fake.a=fail,props:fake.b=hang" --layer all &&
+  [ "$(q props-hang "d['faults'][1]['layers']['props']['caught']")" = True ] &&
+  ok "props exit 1 with its watchdog's TIMEOUT (a hang) line: caught" || fail "props hang: not caught"
 matrix model-bare1 1 "model:fake.a=bare1,props:fake.b=fail" --layer all &&
   [ "$(q model-bare1 "d['faults'][0]['layers']['model']['caught']")" = False ] &&
   ok "model exit 1 without a failing run in its JSON: not caught" || fail "model bare exit 1 counted as caught"
