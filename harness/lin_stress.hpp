@@ -79,7 +79,7 @@ struct LinLitmus {
 
 // Runs one scenario for up to `executions` executions on real threads.
 template <class S, spec::FaultOf<S> F>
-LinOutcome run_stress_scenario(const Scenario<S>& sc, const StressRun& outer, std::uint64_t executions,
+LinOutcome run_stress_scenario(const Scenario<S>& sc, StressRun& outer, std::uint64_t executions,
                                const Budget& budget) {
   auto shared = std::make_unique<StressShared<S>>();
   shared->scenario = &sc;
@@ -89,6 +89,7 @@ LinOutcome run_stress_scenario(const Scenario<S>& sc, const StressRun& outer, st
   options.duration = 0;
   options.progress = false;
   StressRun run(options, "lin scenario");
+  run.beat_for(&outer);  // the outer run's hang watchdog sees every execution
   shared->run = &run;
   LinLitmus<S, F>::shared = shared.get();
   run_litmus<LinLitmus<S, F>>(run);

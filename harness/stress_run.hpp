@@ -213,7 +213,15 @@ class StressRun {
   std::uint64_t ops_done() const { return ops_done_; }  // after run_rounds returned
   // Progress for the runner's hang watchdog: +1 per round (or litmus execution).
   // Relaxed: a counter read by the watchdog only to see that it moves.
-  void heartbeat() { heartbeat_.fetch_add(1, std::memory_order_relaxed); }
+  void heartbeat() {
+    heartbeat_.fetch_add(1, std::memory_order_relaxed);
+    if (parent_) parent_->heartbeat();
+  }
+  // A run nested in another (lin.scenarios runs each scenario as its own litmus
+  // run): its heartbeats are the outer run's too, so the outer run's watchdog sees
+  // every execution, not one beat per scenario (1,000 executions took over its
+  // 5 s window on a loaded machine: a false HANG). Set before the run starts.
+  void beat_for(StressRun* parent) { parent_ = parent; }
   std::uint64_t heartbeats() const { return heartbeat_.load(std::memory_order_relaxed); }
   // Workloads that count other units (litmus executions) report them here.
   void set_ops_done(std::uint64_t n, const char* unit) {
@@ -347,6 +355,7 @@ class StressRun {
   std::mutex mutex_;
   std::string failure_;
   std::atomic<std::uint64_t> heartbeat_{0};
+  StressRun* parent_ = nullptr;  // beat_for
   std::uint64_t ops_done_ = 0;
   const char* unit_ = "ops";
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -20,7 +20,7 @@ expect() {  # expect STATUS DESCRIPTION -- command...
 expect 0 "lfcheck --help" -- "$lfcheck" --help
 expect 2 "no command" -- "$lfcheck"
 expect 2 "unknown command" -- "$lfcheck" frobnicate
-for c in run test model stress props faults mutants replay bench merge; do
+for c in run test model stress props faults mutants replay bench merge lin; do
   expect 0 "$c --help" -- "$lfcheck" $c --help
 done
 expect 2 "model: unknown structure" -- "$lfcheck" model nosuch
@@ -100,6 +100,20 @@ done
 expect 1 "stress fault exits 1 with replay line" -- "$lfcheck" stress treiber --sanitizer none --fault take_all_drops_last --ops 20000 --seed 7 --quiet --json "$json"
 grep -q 'replay: ./lfcheck stress treiber .*--seed 7' /tmp/lfcheck-cli.out || { echo "FAIL: no replay line"; failed=$((failed + 1)); }
 grep -q '"verdict":"fail"' "$json" || { echo "FAIL: failing stress JSON lacks verdict fail"; failed=$((failed + 1)); }
-rm -f "$json"
+# lin --jobs: both layers at once, the same runs and verdicts as one after the other.
+expect 2 "lin: jobs 0" -- "$lfcheck" lin shutdown --jobs 0
+for j in 1 2; do
+  expect 0 "lin --jobs $j" -- "$lfcheck" lin shutdown --scenarios 2 --duration 2 --seed 7 --sanitizer none --jobs $j \
+    --quiet --json "$json.lin$j"
+done
+same=$(/usr/bin/python3 -c "
+import json, sys
+def runs(p):
+    return sorted((r['structure'], r['layer'], r.get('workload', ''), r.get('scenarios', 0), r['verdict'])
+                  for r in json.load(open(p))['runs'])
+a, b = runs(sys.argv[1]), runs(sys.argv[2])
+print('ok' if a == b and {r[1] for r in a} == {'model', 'stress'} else 'jobs 1: %s; jobs 2: %s' % (a, b))" "$json.lin1" "$json.lin2" 2>&1)
+[ "$same" = ok ] || { echo "FAIL: lin --jobs 2 differs from --jobs 1: $same"; failed=$((failed + 1)); }
+rm -f "$json" "$json.lin1" "$json.lin2"
 echo "cli contract: $failed failed"
 [ $failed -eq 0 ]

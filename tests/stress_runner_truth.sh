@@ -11,6 +11,7 @@
 #               under --duration as under --ops ("worker_shutdowns":1 in its JSON)
 #   hangs       a workload's own hang watchdog (shutdown's parked owner) leaves the
 #               same whole verdict as the runner's
+#   heartbeats  a nested lin.scenarios run beats per execution: no false HANG
 #   crashes     four threads that crash at once leave one whole verdict (JSON, JUnit)
 #   pacing      DeliQueue's and removal's lin.history keep their queue short (at most 64 queued), so
 #               their 10,000-call histories are checked, not judged unknown
@@ -75,6 +76,15 @@ if run own-hang 1 -- "$stress" shutdown --fault shutdown.park_no_recheck --durat
   grep -q '"failure":"HANG (an owner has not returned from shutdown()' "$dir/own-hang.json" &&
     ok "a workload's own hang watchdog: verdict fail (HANG) in JSON and JUnit, exit 1" ||
     fail "own hang watchdog: $(cat "$dir/own-hang.json")"
+fi
+
+# --- the hang window counts executions, not scenarios -----------------------------
+# lin.scenarios runs each scenario (1,000 executions, ~2 s for shutdown) as a nested
+# litmus run; its heartbeats reach the outer run's watchdog per execution. Before,
+# one beat per scenario: a 0.5 s window (or 5 s on a loaded machine) saw a HANG of
+# correct code.
+if run beats 0 -- "$stress" shutdown --workload lin.scenarios --lin-scenarios 3 --hang-seconds 0.5 --seed 7; then
+  ok "lin.scenarios under a 0.5 s hang window: every execution is a heartbeat, no false HANG"
 fi
 
 # --- long histories of a queue are paced -------------------------------------------
