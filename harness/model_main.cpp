@@ -57,7 +57,7 @@ options:
   --history         also print Relacy's raw execution history of a failure
   --first-failure   stop at the first failing run; every scenario's random run
                     comes before any exhaustive search, in round-robin slices
-                    of 10000 iterations (the same iterations in all)
+                    of 1000 iterations (the same iterations in all)
   --shard I/N       only shard I (0 to N-1) of N: runs I, I+N, I+2N, ... of the
                     plan; N shards together do the plan's runs once each (the
                     default: GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set)

@@ -33,7 +33,12 @@
 
 namespace lfcheck {
 
-inline constexpr std::uint64_t kSliceIterations = 10'000;
+// 1,000: a fault that one scenario shows at its first iterations is found after
+// (scenarios - 1) x 1,000 executions of the others (bench/scheduler_compare.py: with
+// 10,000, deliqueue.unsaturated_timeout took 80,001 executions, 1.05 s). The cost:
+// a slice's set-up, and one fork per slice under --jobs N (the correct shutdown
+// model's --first-failure run, the cheapest scenarios: 2.8 s -> 3.3 s at --jobs 2).
+inline constexpr std::uint64_t kSliceIterations = 1'000;
 
 template <class Entry>
 struct PlanItem {

@@ -2,13 +2,13 @@
 # model_slices_truth.sh MODEL_TREIBER — --first-failure runs the sampled runs in
 # round-robin slices (harness/plan_slices.hpp, issue 17), and slicing changes which
 # iterations run first, never which iterations run or what they find.
-#   same work     a sliced random run (25,000 iterations: slices of 10,000, 10,000,
-#                 5,000) reports one run of 25,000 iterations, as the unsliced run
+#   same work     a sliced random run (2,500 iterations: slices of 1,000, 1,000,
+#                 500) reports one run of 2,500 iterations, as the unsliced run
 #   same failure  a fault's failing iteration, on its own scenario, is the same
 #                 sliced (--first-failure) as unsliced
 #   round robin   treiber.take_all_drops_last (pop_vs_drain_aba, the fourth
 #                 scenario, shows it at its first iteration; the three before
-#                 cannot) is found after a slice of each earlier scenario: 30,001
+#                 cannot) is found after a slice of each earlier scenario: 3,001
 #                 executions in all, where the unsliced plan ran 300,001
 set -u
 model=$1
@@ -18,19 +18,19 @@ total() { /usr/bin/python3 -c "import json,sys; print(sum(r['iterations'] for r 
 nruns() { /usr/bin/python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['runs']))" "$1"; }
 
 # --- same work ------------------------------------------------------------------------
-one=(treiber --scenario push_push_pop --scheduler random --iterations 25000 --jobs 1)
+one=(treiber --scenario push_push_pop --scheduler random --iterations 2500 --jobs 1)
 if run sliced 0 -- "$model" "${one[@]}" --first-failure && run whole 0 -- "$model" "${one[@]}"; then
-  if [ "$(nruns "$dir/sliced.json")" = 1 ] && [ "$(field "$dir/sliced.json" 0 iterations)" = 25000 ] &&
-     [ "$(field "$dir/sliced.json" 0 slices)" = 3 ] && [ "$(field "$dir/whole.json" 0 iterations)" = 25000 ] &&
+  if [ "$(nruns "$dir/sliced.json")" = 1 ] && [ "$(field "$dir/sliced.json" 0 iterations)" = 2500 ] &&
+     [ "$(field "$dir/sliced.json" 0 slices)" = 3 ] && [ "$(field "$dir/whole.json" 0 iterations)" = 2500 ] &&
      grep -q "round-robin slices" "$dir/sliced.out"; then
-    ok "same work: 3 slices reported as one run of 25000 iterations, as unsliced"
+    ok "same work: 3 slices reported as one run of 2500 iterations, as unsliced"
   else
     fail "same work: sliced $(nruns "$dir/sliced.json") run(s), $(field "$dir/sliced.json" 0 iterations) iterations in $(field "$dir/sliced.json" 0 slices) slices; unsliced $(field "$dir/whole.json" 0 iterations)"
   fi
 fi
 
 # --- same failure ------------------------------------------------------------------------
-own=(treiber --scenario push_vs_take_all --fault treiber.take_all_drops_last --scheduler random --iterations 30000 --jobs 1)
+own=(treiber --scenario push_vs_take_all --fault treiber.take_all_drops_last --scheduler random --iterations 3000 --jobs 1)
 iteration() { sed -n 's/.*failing iteration \([0-9]*\).*/\1/p;s/^state=\([0-9]*\).*/\1/p' "$1" | head -1; }
 if run own-sliced 1 -- "$model" "${own[@]}" --first-failure --artifacts "$dir/a1" &&
    run own-whole 1 -- "$model" "${own[@]}" --artifacts "$dir/a2"; then
@@ -43,7 +43,7 @@ fi
 if run rr 1 -- "$model" treiber --fault treiber.take_all_drops_last --scheduler random --jobs 1 --first-failure; then
   ran=$(sed -n 's/.*stopped after the first failure (\([0-9]*\) executions ran).*/\1/p' "$dir/rr.out")
   sc=$(/usr/bin/python3 -c "import json,sys; print([r['scenario'] for r in json.load(open(sys.argv[1]))['runs'] if r['verdict']=='fail'])" "$dir/rr.json")
-  [ -n "$ran" ] && [ "$ran" -le 30001 ] && [ "$sc" = "['pop_vs_drain_aba']" ] &&
+  [ -n "$ran" ] && [ "$ran" -le 3001 ] && [ "$sc" = "['pop_vs_drain_aba']" ] &&
     ok "round robin: $sc failed after $ran executions in all (unsliced: 300001)" ||
     fail "round robin: failing $sc after '${ran}' executions"
 fi
