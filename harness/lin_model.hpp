@@ -115,28 +115,48 @@ struct Bound {
 
 }  // namespace detail
 
+// One scenario's sampled run: o.random_iterations executions of o.sampler
+// (Relacy's random scheduler or lfcheck's PCT at o.pct_depth).
+template <class S, spec::FaultOf<S> F>
+LinOutcome run_sampled_scenario(const Scenario<S>& sc, const LinOptions& o) {
+  using Test = LinModelTest<S, F>;
+  detail::Bound<S, F> bound(sc, o);
+  ModelRequest sampled;
+  sampled.iterations = o.random_iterations;
+  sampled.pct_depth = o.pct_depth;
+  LinOutcome out =
+      o.sampler == "pct"
+          ? detail::to_lin_outcome(run_model<Test, pct_scheduler<kMaxThreads>, SearchKind::sampled>(sampled), "pct")
+          : detail::to_lin_outcome(
+                run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(sampled), "random");
+  if (out.failed) out.table = detail::failing_table(sc, bound.shared, o);
+  return out;
+}
+
+// One scenario's bound search (none when o.bound is 0: no executions).
+template <class S, spec::FaultOf<S> F>
+LinOutcome run_bound_scenario(const Scenario<S>& sc, const LinOptions& o) {
+  if (o.bound == 0) return {};
+  using Test = LinModelTest<S, F>;
+  detail::Bound<S, F> bound(sc, o);
+  ModelRequest tree;
+  tree.context_bound = o.bound;
+  tree.execution_limit = o.bound_executions;
+  LinOutcome out = detail::to_lin_outcome(
+      run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(tree), "bound");
+  if (out.failed) out.table = detail::failing_table(sc, bound.shared, o);
+  return out;
+}
+
 // Runs one scenario: random iterations, then the bound search (unless the random
 // run failed). The outcome's table shows the failing execution's calls and results.
 template <class S, spec::FaultOf<S> F>
 LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
-  using Test = LinModelTest<S, F>;
-  detail::Bound<S, F> bound(sc, o);
-  ModelShared<S>& shared = bound.shared;
-
-  ModelRequest sampled;
-  sampled.iterations = o.random_iterations;
-  LinOutcome out = detail::to_lin_outcome(
-      run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(sampled), "random");
-  if (!out.failed && o.bound > 0) {
-    ModelRequest tree;
-    tree.context_bound = o.bound;
-    tree.execution_limit = o.bound_executions;
-    const std::uint64_t sampled_executions = out.executions;
-    out = detail::to_lin_outcome(
-        run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(tree), "bound");
-    out.executions += sampled_executions;
-  }
-  if (out.failed) out.table = detail::failing_table(sc, shared, o);
+  LinOutcome out = run_sampled_scenario<S, F>(sc, o);
+  if (out.failed) return out;
+  const std::uint64_t sampled_executions = out.executions;
+  out = run_bound_scenario<S, F>(sc, o);
+  out.executions += sampled_executions;
   return out;
 }
 
@@ -150,10 +170,13 @@ LinOutcome replay_model_scenario(const Scenario<S>& sc, const LinOptions& o, con
   one.initial_state = state;
   one.execution_limit = 1;
   one.context_bound = o.bound;
+  one.pct_depth = o.pct_depth;
   LinOutcome out =
       scheduler == "bound"
           ? detail::to_lin_outcome(run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(one),
                                    "bound")
+      : scheduler == "pct"
+          ? detail::to_lin_outcome(run_model<Test, pct_scheduler<kMaxThreads>, SearchKind::sampled>(one), "pct")
           : detail::to_lin_outcome(run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(one),
                                    "random");
   out.exhaustive = false;  // a replay runs the recorded execution alone

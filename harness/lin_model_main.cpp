@@ -18,8 +18,10 @@ namespace {
 constexpr const char* kHelp = R"(usage: lfcheck lin --layer model [NAME] [options]   (binary: lfcheck-lin-model)
 
 Generates concurrent scenarios from each structure's sequential spec (specs/) —
-a prefix, 2-3 threads of a few calls, a suffix — and runs each under Relacy:
-random iterations, then the exhaustive context-bound search (up to a budget).
+a prefix, 2-3 threads of a few calls, a suffix — and runs them under Relacy in
+two passes: every scenario's random iterations, then every scenario's exhaustive
+context-bound search (up to a budget), so a bug that sampling shows is found
+before the searches of the scenarios ahead of it.
 Every execution's results must be explained by a sequential order of the calls
 that respects program order (lin/): else the scenario is shrunk and shown as a
 per-thread table, with Relacy's step table, trace and a replay file.
@@ -29,14 +31,19 @@ options:
   --threads T          threads per scenario, at most (2..3, default 3)
   --ops K              calls per thread, at most (1..8, default 5)
   --seed S             scenario seed (default: random, printed first)
-  --iterations N       random-scheduler executions per scenario (default 1000)
+  --iterations N       sampled executions per scenario (default 1000)
+  --scheduler S        their scheduler: pct or random (Relacy's; default pct)
+  --depth D            pct: bug depth, D - 1 priority change points (1..16,
+                       default 3)
   --bound K            context bound of the exhaustive search (0: none; default 2)
   --bound-executions N the bound search stops here and is then not exhaustive
                        (default 20000)
   --shrink-runs N      shrink candidates to try (default 150)
   --fault F            the variant with seeded fault F
   --json FILE          {"runs":[{"structure","layer","scenarios","executions",
-                       "exhaustive_scenarios","verdict","seconds"}]} (+ failure, scenario)
+                       "exhaustive_scenarios","verdict","seconds"}]} (+ failure, scenario,
+                       first_failure_seconds: when the failing run ended,
+                       before shrinking)
   --junit FILE         JUnit XML
   --artifacts DIR      where a failure's table, trace and replay file go
   --replay FILE        re-run the execution recorded in a lin model replay file
@@ -61,9 +68,10 @@ std::string report(const LinEntry& e, const Options& o, const LinSummary& sum) {
   const LinOutcome& out = sum.outcome;
   std::printf("\n=== lin %s (model, %s scheduler%s) FAILED: %s ===\n", e.structure.c_str(),
               out.scheduler.c_str(), o.fault.empty() ? "" : (", fault " + o.fault).c_str(), out.failure.c_str());
-  std::printf("scenario %llu of seed %llu, shrunk in %llu runs to: %s\n\n%s",
+  std::printf("scenario %llu of seed %llu, failed after %.2fs, shrunk in %llu runs to: %s\n\n%s",
               static_cast<unsigned long long>(sum.failing_index), static_cast<unsigned long long>(o.lin.seed),
-              static_cast<unsigned long long>(sum.shrink_runs), sum.scenario.c_str(), out.table.c_str());
+              sum.first_failure_seconds, static_cast<unsigned long long>(sum.shrink_runs), sum.scenario.c_str(),
+              out.table.c_str());
   ReplayFile replay;
   replay.set("layer", "lin-model").set("structure", e.structure).set("fault", o.fault);
   replay.set("scheduler", out.scheduler).set("bound", std::to_string(o.lin.bound));
@@ -129,6 +137,14 @@ int main_impl(int argc, char** argv) {
   });
   p.option("--iterations", [&](std::string_view v) {
     o.lin.random_iterations = cli::parse_number(p.program(), "--iterations", v, 1, 1'000'000'000);
+  });
+  p.option("--scheduler", [&](std::string_view v) {
+    if (v != "random" && v != "pct")
+      cli::usage_error(p.program(), "--scheduler is random or pct, not '" + std::string(v) + "'");
+    o.lin.sampler = v;
+  });
+  p.option("--depth", [&](std::string_view v) {
+    o.lin.pct_depth = static_cast<unsigned>(cli::parse_number(p.program(), "--depth", v, 1, kMaxPctDepth));
   });
   p.option("--bound", [&](std::string_view v) {
     o.lin.bound = static_cast<unsigned>(cli::parse_number(p.program(), "--bound", v, 0, 20));
@@ -197,7 +213,7 @@ int main_impl(int argc, char** argv) {
     if (sum.failed) {
       r.failure = sum.outcome.failure;
       r.str("failure", sum.outcome.failure).str("scenario", sum.scenario);
-      r.num("shrink_runs", sum.shrink_runs);
+      r.num("shrink_runs", sum.shrink_runs).real("first_failure_seconds", sum.first_failure_seconds);
       r.details = report(e, o, sum);
     }
     runs.push_back(std::move(r));

@@ -17,7 +17,9 @@ struct LinOptions {
   std::uint64_t first_scenario = 0;        // run scenarios first .. first + scenarios - 1
   std::uint64_t seed = 0;                  // scenario i is generated from (seed, i)
   // model layer, per scenario
-  std::uint64_t random_iterations = 1000;  // Relacy random scheduler
+  std::uint64_t random_iterations = 1000;  // sampled executions per scenario
+  std::string sampler = "pct";             // their scheduler: "pct" (lfcheck's) or "random" (Relacy's)
+  unsigned pct_depth = 3;                  // pct: bug depth
   unsigned bound = 2;                      // context bound of the exhaustive search
   std::uint64_t bound_executions = 20000;  // the bound search stops here (then: not exhaustive)
   // stress layer, per scenario

@@ -65,9 +65,12 @@ struct LinModelRegistrar {
         {S::name,
          [](const LinOptions& o, std::string_view fault, LinSummary& out) {
            return with_fault<Fault>(fault, [&](auto f) {
-             out = drive<S>(o, std::string("lin ") + S::name + " model", [&](const Scenario<S>& sc) {
-               return run_model_scenario<S, decltype(f)::value>(sc, o);
-             });
+             constexpr auto F = decltype(f)::value;
+             out = drive_two_pass<S>(
+                 o, std::string("lin ") + S::name + " model",
+                 [&](const Scenario<S>& sc) { return run_sampled_scenario<S, F>(sc, o); },
+                 [&](const Scenario<S>& sc) { return run_bound_scenario<S, F>(sc, o); },
+                 [&](const Scenario<S>& sc) { return run_model_scenario<S, F>(sc, o); });
            });
          },
          [](const std::string& encoded, const LinOptions& o, std::string_view fault,
