@@ -19,9 +19,9 @@ constexpr const char* kHelp = R"(usage: lfcheck lin --layer model [NAME] [option
 
 Generates concurrent scenarios from each structure's sequential spec (specs/) —
 a prefix, 2-3 threads of a few calls, a suffix — and runs them under Relacy in
-two passes: every scenario's random iterations, then every scenario's exhaustive
-context-bound search (up to a budget), so a bug that sampling shows is found
-before the searches of the scenarios ahead of it.
+two passes: every scenario's sampled iterations (PCT unless --scheduler random),
+then every scenario's exhaustive context-bound search (up to a budget), so a bug
+that sampling shows is found before the searches of the scenarios ahead of it.
 Every execution's results must be explained by a sequential order of the calls
 that respects program order (lin/): else the scenario is shrunk and shown as a
 per-thread table, with Relacy's step table, trace and a replay file.
