@@ -148,8 +148,9 @@ LinOutcome run_bound_scenario(const Scenario<S>& sc, const LinOptions& o) {
   return out;
 }
 
-// Runs one scenario: random iterations, then the bound search (unless the random
-// run failed). The outcome's table shows the failing execution's calls and results.
+// Runs one scenario: its sampled run, then the bound search (unless the sampled
+// run failed); the runner of the shrink candidates of a failure the bound search
+// found. The outcome's table shows the failing execution's calls and results.
 template <class S, spec::FaultOf<S> F>
 LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
   LinOutcome out = run_sampled_scenario<S, F>(sc, o);

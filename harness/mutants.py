@@ -8,7 +8,7 @@ the budget, over several seeds, and record whether it failed (caught) and the
 iterations/operations and seconds to the first failure. The correct code runs
 through the same layers, budgets and seeds; every failure there is a false alarm.
 
-Seeds: model — Relacy's random scheduler sampling from a different starting
+Seeds: model — the default sampled scheduler (PCT) sampling from a different starting
 iteration per seed (lfcheck-model --seed: seed s starts at iteration s * 4M;
 the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...";
 lin — the scenario seed (lfcheck-lin-model --seed, --lin-scenarios scenarios per run). A
