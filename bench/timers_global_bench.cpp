@@ -5,7 +5,10 @@
 //
 // Set-up (untimed, the same for both): 1,024 timers per thread, armed far in the
 // future (virtual clock at 0, whens in [1 s, 2 s)), timer i on worker i % T (one
-// worker per thread). Each iteration of each thread: one timer is reset to a
+// worker per thread). Neighbouring timers thus belong to different workers: a
+// per-worker timer fills one cache line of its own (timers.hpp), so they share
+// none; the global lock's timers (48 bytes) may, but all of them are touched
+// under its one lock anyway. Each iteration of each thread: one timer is reset to a
 // random when in the same range (half earlier, half later) or stopped, 50/50.
 // Which timer, two mixes:
 //   own: the per-P case Go's design is for (a goroutine's timers live on its P):

@@ -18,6 +18,13 @@ seed and budget and compares operations per second. With --cachegrind DRIVER
 (and valgrind installed) the branchless/branchy heap driver runs under
 cachegrind's branch simulation: deterministic counts of conditional branches and
 mispredictions, written under "cachegrind" and compared as mispredictions.
+A multi-threaded benchmark (params "threads:T") also keeps, per side, CPU time /
+real time (candidate_cpu_per_real, baseline_cpu_per_real): about how many of its
+threads were on a core at once. On an idle machine a side whose threads never sleep
+reaches min(T, cores) (a side that blocks on a lock may stay below it). When neither
+side reached 3/4 of min(T, cores), the machine was shared with other work, the
+threads took turns, and the ratio is marked "loaded" (params "loaded": true): it
+does not measure the designs' scaling.
 A benchmark that stops with an error (a search that runs out of its budget) has no
 time to compare: it is listed under "unfinished" with its message.
 Writes {"cores":N,"comparisons":[{"name","ratio","params"}],"unfinished":[...]} and,
@@ -101,6 +108,14 @@ def comparisons_from(doc):
                                 "metric": f"speedup = baseline time / candidate time ({unit})",
                                 "candidate_time": round(cand_t, 1), "baseline_time": round(base_t, 1),
                                 "repetitions": b["repetitions"]}}
+            threads = next((int(p.split(":", 1)[1]) for p in params.split("/") if p.startswith("threads:")), None)
+            if threads is not None and b.get("real_time") and bb.get("real_time"):
+                possible = min(threads, os.cpu_count() or 1)
+                cand_par = round(b["cpu_time"] / b["real_time"], 2)
+                base_par = round(bb["cpu_time"] / bb["real_time"], 2)
+                entry["params"].update(candidate_cpu_per_real=cand_par, baseline_cpu_per_real=base_par,
+                                       cpu_per_real_idle=possible,
+                                       loaded=max(cand_par, base_par) < 0.75 * possible)
             if b["cv"] is not None and bb["cv"] is not None:
                 entry["params"]["candidate_cv"], entry["params"]["baseline_cv"] = b["cv"], bb["cv"]
             for pc in PERCENTILES:
@@ -264,7 +279,11 @@ def main():
     for c in comparisons:
         p = c["params"]
         args = p["args"] + (f' [{p["statistic"]}]' if "statistic" in p else "")
-        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {args:<44} {c["ratio"]:>9.3f}x')
+        par = ""
+        if "cpu_per_real_idle" in p:  # threaded: how parallel each side really ran
+            par = (f'  cpu/real {p["candidate_cpu_per_real"]:.2f} vs {p["baseline_cpu_per_real"]:.2f} '
+                   f'(idle: {p["cpu_per_real_idle"]}){"  LOADED: not a scaling figure" if p["loaded"] else ""}')
+        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {args:<44} {c["ratio"]:>9.3f}x{par}')
     for u in unfinished:
         print(f'  {u["name"]:<36} {u["variant"]:>10} {u["args"]}: did not finish ({u["error"]})')
     for r in cachegrind:

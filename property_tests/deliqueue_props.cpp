@@ -162,8 +162,12 @@ TEST(deliqueue, same_delivery_order_as_locked_queue) {
 }
 
 // ---- the wake protocol with a real Looper thread ---------------------------------
-TEST(deliqueue, wakes_only_for_messages_due_before_the_deadline) {
-  using Q = DeliQueue<StdSync, DeliFault::none, VirtualClock<>>;
+// Both queues wake as Android does: only a Looper that sleeps, and only for a post
+// that it must deliver before its deadline (DeliQueue: due before it; the legacy
+// queue: needWake, the post is now the one it would deliver next). wakeups()
+// counts the wakes, each a nativeWake eventfd write.
+template <class Q>
+void wakes_only_for_messages_due_before_the_deadline() {
   auto q = std::make_unique<Q>();
   Message<> future, later, now_msg;
   future.what.store(1);
@@ -186,6 +190,13 @@ TEST(deliqueue, wakes_only_for_messages_due_before_the_deadline) {
   EXPECT_EQ(q->poll(), &future);
   EXPECT_EQ(q->poll(), &later);
   EXPECT_EQ(q->check_invariants(), nullptr);
+}
+
+TEST(deliqueue, wakes_only_for_messages_due_before_the_deadline) {
+  wakes_only_for_messages_due_before_the_deadline<DeliQueue<StdSync, DeliFault::none, VirtualClock<>>>();
+}
+TEST(deliqueue, legacy_queue_wakes_only_when_the_post_is_its_next_delivery) {
+  wakes_only_for_messages_due_before_the_deadline<LockedMessageQueue<StdSync, VirtualClock<>>>();
 }
 
 

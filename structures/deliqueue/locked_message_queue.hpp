@@ -8,12 +8,21 @@
 // DeliQueue every method may be called from any thread (all take the lock),
 // but next()/poll() are meant for one Looper. Every atomic operation on a
 // message here is relaxed: the one mutex orders all of them.
+//
+// Wake-ups as Android's legacy queue does them: the Looper records that it is
+// blocked (mBlocked) while it waits; a post wakes it only when the Looper is
+// blocked and the new message is the one it would deliver next (needWake), quit
+// always, a barrier removal when the Looper is blocked. A wake is nativeWake's
+// eventfd write (a NativeResource, as DeliQueue's wake does; StdSync builds
+// only) plus a notify of the condition variable the Looper waits on — so the
+// benchmarks compare both queues with the same per-wake system call.
 #pragma once
 
 #include <cstdint>
 
 #include "structures/deliqueue/deliqueue.hpp"
 #include "structures/deliqueue/message.hpp"
+#include "structures/shutdown/native_resource.hpp"
 #include "sync/clock.hpp"
 #include "sync/deadline.hpp"
 #include "sync/std_sync.hpp"
@@ -38,6 +47,14 @@ class LockedMessageQueue {
 
   Clock& clock() { return clock_; }
   std::int64_t now() const { return clock_.now(); }
+  // Wakes so far, each a nativeWake: a post or barrier removal a blocked Looper
+  // must see, and quit; a statistic for tests.
+  std::uint64_t wakeups() {
+    mutex_.lock();
+    const std::uint64_t n = wakeups_;
+    mutex_.unlock();
+    return n;
+  }
 
   bool enqueue(Msg* m, std::int64_t when) { return insert(m, when, 0); }
   bool enqueue_at_front(Msg* m) { return insert(m, kWhenFront, msg_flags::front); }
@@ -67,7 +84,7 @@ class LockedMessageQueue {
     quitting_ = true;
     quit_safe_ = safe;
     quit_when_ = clock_.now();
-    cv_.notify_one();
+    wake_locked();  // Android's quit always wakes
     mutex_.unlock();
     return true;
   }
@@ -124,8 +141,10 @@ class LockedMessageQueue {
       }
       std::int64_t until = m ? m->when.load() : kNever;
       if (give_up_at < until) until = give_up_at;
+      blocked_ = true;  // mBlocked: posts from here on decide whether to wake us
       if (until == kNever || Clock::is_virtual) cv_.wait(mutex_);
       else cv_.wait_for_ns(mutex_, ns_until(until, now));  // saturating: any when is legal
+      blocked_ = false;
     }
   }
 
@@ -151,7 +170,7 @@ class LockedMessageQueue {
       if (m->is_barrier() && static_cast<std::uint64_t>(m->arg.load()) == token) {
         unlink_after(prev, m);
         Sync::destroy(m);
-        cv_.notify_one();  // sync messages behind it may be due
+        if (blocked_) wake_locked();  // sync messages behind it may be due
         mutex_.unlock();
         return BarrierRemoval::removed;
       }
@@ -211,9 +230,23 @@ class LockedMessageQueue {
     m->next.store(cur, std::memory_order_relaxed);
     if (prev) prev->next.store(m, std::memory_order_relaxed);
     else head_ = m;
-    cv_.notify_one();
+    // needWake: only a blocked Looper whose next delivery is now m (a new head, or
+    // the first async message behind a barrier) must wake; any other post leaves
+    // its deadline and its candidate as they were.
+    if (blocked_) {
+      Msg* before = nullptr;
+      if (candidate(before) == m) wake_locked();
+    }
     mutex_.unlock();
     return true;
+  }
+
+  // Under mutex_: nativeWake (the eventfd write) and the notify the Looper's wait
+  // ends on.
+  void wake_locked() {
+    ++wakeups_;
+    Sync::check(native_.use(), "LockedMessageQueue: the wake resource failed");
+    cv_.notify_one();
   }
 
   void drop(Msg* m) {
@@ -242,11 +275,14 @@ class LockedMessageQueue {
 
   typename Sync::mutex mutex_;
   typename Sync::condvar cv_;
+  NativeResource<Sync, 1> native_;  // nativeWake's eventfd (StdSync), used under mutex_
   Clock clock_;
   Msg* head_ = nullptr;  // guarded by mutex_
   std::int64_t seq_ = 0, front_seq_ = 0;
   std::uint64_t tokens_ = 0;
   bool quitting_ = false, quit_safe_ = false, quit_processed_ = false;
+  bool blocked_ = false;  // the Looper waits on cv_ (Android's mBlocked)
+  std::uint64_t wakeups_ = 0;
   std::int64_t quit_when_ = 0;
   Msg* discarded_ = nullptr;
 };

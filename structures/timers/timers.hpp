@@ -216,7 +216,13 @@ class TimerSet {
  public:
   class Worker;
 
-  class Timer {
+  // One cache line per timer (StdSync: exactly 64 bytes, checked below). Threads
+  // of different workers touch different timers at once (a reset on one core, a
+  // stop or the owner's run on another); timers packed at 72 bytes straddle lines,
+  // so two workers' timers would share a line and every status CAS would move it
+  // between cores (false sharing the design does not need). The fields are ordered
+  // so the line holds all of them: the two 4-byte words first, then seven 8-byte.
+  class alignas(64) Timer {
    public:
     Timer() = default;
     Timer(TimerCallback cb, void* arg, std::uint64_t seq = 0) : callback_(cb), arg_(arg), seq_(seq) {}
@@ -240,8 +246,8 @@ class TimerSet {
     friend struct timers_detail::IndexedNodePolicy<Timer>;
     friend struct TimerTestAccess<TimerSet>;
     typename Sync::template atomic<std::uint32_t> status_{0};
-    typename Sync::template cell<Worker*> owner_{nullptr};
     typename Sync::template cell<std::int32_t> index_{-1};
+    typename Sync::template cell<Worker*> owner_{nullptr};
     typename Sync::template cell<std::int64_t> when_{0};
     typename Sync::template cell<std::int64_t> period_{0};
     typename Sync::template cell<std::int64_t> nextwhen_{0};
@@ -908,6 +914,8 @@ template <class Sync = StdSync, class Clock = SteadyClock, TimerFault Fault = Ti
 using GoTimers = TimerSet<Sync, Clock, 4, Fault>;
 template <class Sync = StdSync, class Clock = SteadyClock, TimerFault Fault = TimerFault::none>
 using BinaryHeapTimers = TimerSet<Sync, Clock, 2, Fault>;
+// The production timer fills one cache line, no more (the Timer comment above).
+static_assert(sizeof(GoTimers<>::Timer) == 64, "a StdSync timer is one 64-byte cache line");
 
 // White-box hooks for the transition-table tests (property_tests/timers_props.cpp).
 template <class Set>
