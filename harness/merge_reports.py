@@ -16,7 +16,17 @@ with fifty seeds.
 A run that appears in two files (the same structure, scenario or workload,
 scheduler, bound, depth, fault and seed) means the shards overlapped: the merge
 says so and exits 2. Exit status otherwise as for one run (harness/report.hpp):
-1 if any run failed, else 2 if any run is an error or there is no run, else 0."""
+1 if any run failed, else 2 if any run is an error or there is no run, else 0.
+
+Kill matrices (the --json of `lfcheck mutants --shard I/N`: {"faults":[...],
+"correct_code":[...]}) merge into one matrix, when every JSON file is one: its
+rows are every shard's rows; a fault or a correct-code cell in two files is an
+overlap (exit 2), and so are matrices of different seeds, budgets or layers; the
+shards must be all N of one N (otherwise the merge says which are missing and
+the result is incomplete, exit 2 unless it already shows a miss). Exit status as
+for one matrix: 1 if a fault is not caught (or missed by a layer its catalogue
+names) or a correct-code cell is a false alarm, an error or (unless the shards
+ran with --allow-unchecked) over budget; else 2 if incomplete; else 0."""
 import argparse
 import json
 import re
@@ -46,13 +56,78 @@ def merge_junit(texts):
             f'time="{total:g}">\n' + "".join(f"  {c}\n" for c in cases) + "</testsuite>\n</testsuites>\n")
 
 
+def merge_matrices(docs, paths, out_path):
+    """The kill matrices of mutants shards as one matrix (see the module's doc)."""
+    problems = []
+    same = {k: {json.dumps(d.get(k)) for d in docs} for k in ("seeds", "budget_seconds", "layers", "allow_unchecked")}
+    for k, values in same.items():
+        if len(values) > 1:
+            problems.append(f"the matrices differ in {k}: {', '.join(sorted(values))}")
+    faults, correct, seen = [], [], {}
+    for d, path in zip(docs, paths):
+        for f in d["faults"]:
+            key = ("fault", f["name"])
+            if key in seen:
+                problems.append(f"fault {f['name']} in {seen[key]} and {path}")
+            seen.setdefault(key, path)
+            faults.append(f)
+        for c in d["correct_code"]:
+            key = ("correct", c["structure"], c["layer"])
+            if key in seen:
+                problems.append(f"correct code {c['structure']} x {c['layer']} in {seen[key]} and {path}")
+            seen.setdefault(key, path)
+            correct.append(c)
+    shards = [d.get("shard") for d in docs]
+    complete = all(d.get("complete", False) for d in docs)
+    if any(shards):
+        totals = {s["total"] for s in shards if s}
+        if None in shards or len(totals) != 1:
+            problems.append("not the shards of one sharded run (a file without a shard, or different N)")
+        else:
+            n = totals.pop()
+            have = sorted(s["index"] for s in shards)
+            missing = sorted(set(range(n)) - set(have))
+            if missing:
+                complete = False
+                print(f"lfcheck merge: incomplete: shards {', '.join(map(str, missing))} of {n} are missing",
+                      file=sys.stderr)
+    layers = docs[0].get("layers") or []
+    missed = [f"{f['name']} ({l})" for f in faults for l in f.get("expected", "").split(",")
+              if l in layers and not f["layers"].get(l, {}).get("caught")]
+    allow = bool(docs[0].get("allow_unchecked"))
+    bad = [c for c in correct if c["status"] in ("false alarm", "error: not checked")
+           or (c["status"] == "over budget: not checked" and not allow)]
+    caught = sum(bool(f["caught"]) for f in faults)
+    merged = {"faults": faults, "correct_code": correct,
+              "false_alarms": sum(c.get("caught_seeds", 0) for c in correct),
+              "unchecked": sum(c["status"] in ("over budget: not checked", "error: not checked") for c in correct),
+              "seeds": docs[0].get("seeds"), "budget_seconds": docs[0].get("budget_seconds"), "layers": layers,
+              "allow_unchecked": allow, "complete": complete and not problems}
+    print(f"merged {len(faults)} faults and {len(correct)} correct-code cells from {len(docs)} matrices: "
+          f"kill rate overall {caught}/{len(faults)}, false alarms {merged['false_alarms']}")
+    if missed:
+        print("missed by a layer the catalogue says must catch it: " + ", ".join(missed))
+    for c in bad:
+        print(f"  {c['structure']} {c['layer']}: {c['status']}")
+    for p in problems:
+        print(f"lfcheck merge: {p}", file=sys.stderr)
+    if out_path:
+        with open(out_path, "w") as out:
+            json.dump(merged, out, indent=1)
+    if problems:
+        return 2
+    if caught < len(faults) or missed or bad:
+        return 1
+    return 0 if merged["complete"] else 2
+
+
 def main():
     ap = argparse.ArgumentParser(prog="lfcheck merge", description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--json", help="write the merged {\"runs\":[...]} here")
     ap.add_argument("--junit", help="write the merged JUnit XML here")
     a = ap.parse_args()
-    runs, junit = [], []
+    runs, junit, matrices, matrix_paths = [], [], [], []
     for path in a.files:
         try:
             text = open(path).read()
@@ -63,10 +138,24 @@ def main():
             junit.append(text)
             continue
         try:
-            runs += [dict(r, _from=path) for r in json.loads(text)["runs"]]
+            doc = json.loads(text)
+            if isinstance(doc, dict) and "faults" in doc and "correct_code" in doc:
+                matrices.append(doc)
+                matrix_paths.append(path)
+                continue
+            runs += [dict(r, _from=path) for r in doc["runs"]]
         except (ValueError, KeyError, TypeError) as e:
-            print(f"lfcheck merge: {path} is neither a {{\"runs\":[...]}} report nor JUnit: {e}", file=sys.stderr)
+            print(f"lfcheck merge: {path} is neither a {{\"runs\":[...]}} report, a kill matrix nor JUnit: {e}",
+                  file=sys.stderr)
             return 2
+    if matrices:
+        if runs:
+            print("lfcheck merge: kill matrices (mutants) and run reports cannot be merged into one", file=sys.stderr)
+            return 2
+        if junit and a.junit:
+            with open(a.junit, "w") as out:
+                out.write(merge_junit(junit))
+        return merge_matrices(matrices, matrix_paths, a.json)
 
     seen, overlaps = {}, []
     for r in runs:

@@ -30,6 +30,14 @@ its catalogue entry names, and every correct-code cell is clean; 1 otherwise
 as unchecked); 2 on usage errors. Interrupted (Ctrl-C, SIGTERM): the matrix of
 the runs that finished is still printed and written ("complete": false in the
 JSON), exit 1 if it already shows a miss or a false alarm, else 2.
+
+Shards (--shard I/N, or GoogleTest's GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS): the
+matrix's rows — each fault (all its layers), then each structure's correct code
+(all its layers) — are numbered in catalogue order, and shard I runs rows I, I+N,
+I+2N, ...; N shards together run every row once. A shard's exit status and JSON
+are its own rows' ("shard": {"index", "total"}); `lfcheck merge` of the N shards'
+JSON gives the whole matrix. The shard variables are not passed on to the layers
+(they would shard the layer's own runs).
 """
 import argparse
 import json
@@ -208,6 +216,22 @@ def correct_code_status(cell):
     return CLEAN
 
 
+def shard_of(option, ap):
+    """(I, N) from --shard I/N, else GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, else (0, 1)."""
+    if option is not None:
+        frm, text = "--shard", option
+    elif os.environ.get("GTEST_TOTAL_SHARDS") is not None:
+        if os.environ.get("GTEST_SHARD_INDEX") is None:
+            ap.error("GTEST_TOTAL_SHARDS is set but GTEST_SHARD_INDEX is not")
+        frm, text = "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS", f'{os.environ["GTEST_SHARD_INDEX"]}/{os.environ["GTEST_TOTAL_SHARDS"]}'
+    else:
+        return 0, 1
+    m = re.fullmatch(r"(\d+)/(\d+)", text.strip())
+    if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
+        ap.error(f"{frm} takes I/N with 0 <= I < N, not '{text}'")
+    return int(m.group(1)), int(m.group(2))
+
+
 def main():
     ap = OneLineParser(prog="lfcheck mutants", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -232,14 +256,24 @@ def main():
                     help="generated scenarios per lin run (default 200: the lin faults tests' budget)")
     ap.add_argument("--artifacts", default=os.environ.get("LFCHECK_ARTIFACTS", "/tmp/lfcheck-artifacts"),
                     help=argparse.SUPPRESS)
+    ap.add_argument("--shard", metavar="I/N",
+                    help="only shard I (0 to N-1) of N: rows I, I+N, ... of the matrix "
+                         "(default: GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set)")
     ap.add_argument("--check-args", action="store_true",
                     help=argparse.SUPPRESS)  # ./lfcheck: validate the arguments before building
     a = ap.parse_args()
     if a.seeds < 1 or a.budget <= 0 or a.stress_seconds <= 0 or a.lin_scenarios < 1:
         ap.error("--seeds, --budget, --stress-seconds and --lin-scenarios must be positive")
+    a.shard_index, a.shards = shard_of(a.shard, ap)
     if a.check_args:
         return 0
     a.stress_seconds = min(a.stress_seconds, a.budget)
+    # The layers must not see the matrix's shard: lfcheck-model and GoogleTest would
+    # each run only a shard of their own runs.
+    for var in ("GTEST_SHARD_INDEX", "GTEST_TOTAL_SHARDS"):
+        os.environ.pop(var, None)
+    if a.shards > 1 and os.environ.get("GTEST_SHARD_STATUS_FILE"):
+        open(os.environ.pop("GTEST_SHARD_STATUS_FILE"), "a").close()  # GoogleTest's protocol: shard-aware
 
     listing = subprocess.run([a.model, "--list-faults-json"] + ([a.structure] if a.structure else []),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -259,6 +293,13 @@ def main():
             return 2
         a.lin_structures = set(specs.stdout.split())
     structures = sorted({f["mechanism"] for f in faults})
+    if a.shards > 1:
+        # Rows in catalogue order, faults then correct code; this shard keeps every N-th.
+        rows = [("fault", f) for f in faults] + [("correct", s) for s in structures]
+        mine = rows[a.shard_index::a.shards]
+        print(f"shard {a.shard_index}/{a.shards}: {len(mine)} of the matrix's {len(rows)} rows", flush=True)
+        faults = [f for kind, f in mine if kind == "fault"]
+        structures = [s for kind, s in mine if kind == "correct"]
     total = (len(faults) + len(structures)) * len(layers)
     done = 0
     start = time.monotonic()
@@ -355,10 +396,13 @@ def main():
         print(f"  {c['structure']} {c['layer']}: {c['status']}: {c.get('errors', '')}")
 
     doc = {"faults": [{"name": r["name"], "mechanism": r["mechanism"], "caught": r["caught"],
-                       "layers": r["layers"]} for r in results],
+                       "expected": r["expected"], "layers": r["layers"]} for r in results],
            "correct_code": correct, "false_alarms": false_alarms,
            "unchecked": len(tally[OVER_BUDGET]) + len(tally[ERROR]),
-           "seeds": a.seeds, "budget_seconds": a.budget, "complete": not interrupted}
+           "seeds": a.seeds, "budget_seconds": a.budget, "layers": list(layers),
+           "allow_unchecked": a.allow_unchecked, "complete": not interrupted}
+    if a.shards > 1:
+        doc["shard"] = {"index": a.shard_index, "total": a.shards}
     correct_bad = tally[FALSE_ALARM] + tally[ERROR] + ([] if a.allow_unchecked else tally[OVER_BUDGET])
     if a.json:
         with open(a.json, "w") as out:

@@ -14,7 +14,9 @@ for the correct code. Outcomes:
   signal    killed by SIGSEGV
   sleep     sleeps 60 s (over any test budget)
 Unlisted (layer, fault): pass. The fault list (--list-faults-json) is fake.a and
-fake.b of mechanism "fake"."""
+fake.b of mechanism "fake". A run that inherited GoogleTest's shard variables
+(GTEST_TOTAL_SHARDS: the matrix's own shard, which would shard a real layer's runs)
+is a set-up error, exit 2."""
 import json
 import os
 import signal
@@ -32,6 +34,9 @@ def main():
     if "--list-faults-json" in args:
         print(json.dumps(CATALOGUE))
         return 0
+    if "GTEST_TOTAL_SHARDS" in os.environ:
+        print("fake: GTEST_TOTAL_SHARDS inherited from the matrix's shard")
+        return 2
     if layer == "props":
         fault = os.environ.get("LFCHECK_FAULT", "")
     else:

@@ -8,6 +8,9 @@
 #   correct   the correct-code cells are printed and written with their status
 #             (clean, false alarm, over budget: not checked); an over-budget one
 #             fails the matrix unless --allow-unchecked, and is never "clean"
+#   shards    3 shards (--shard I/3, GoogleTest's variables) run every row once;
+#             lfcheck merge of their JSON = the unsharded matrix; overlaps and
+#             missing shards are named (exit 2)
 #   usage     a bad option value is one line on stderr, exit 2
 set -u
 source "$(dirname "$0")/truth_lib.sh"
@@ -84,8 +87,59 @@ matrix correct-error 1 "$all_caught,props:correct=exit2" &&
   [ "$(status_of correct-error props)" = "error: not checked" ] &&
   ok "an error on the correct code: 'error: not checked', exit 1" || fail "correct-code error not reported"
 
+# --- shards: 3 shards run the matrix's rows once each; merge gives the whole matrix ---
+# The fake catalogue has three rows: fake.a, fake.b, the correct code of "fake".
+# rows NAME: the matrix's rows without their times, one JSON line each, sorted.
+rows() {
+  /usr/bin/python3 - "$dir/$1.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+drop = ("seconds", "seconds_worst")
+clean = lambda c: {k: v for k, v in c.items() if k not in drop}
+out = [json.dumps({"fault": f["name"], "caught": f["caught"], "expected": f["expected"],
+                   "layers": {l: clean(c) for l, c in f["layers"].items()}}, sort_keys=True) for f in d["faults"]]
+out += [json.dumps(clean(c), sort_keys=True) for c in d["correct_code"]]
+print("\n".join(sorted(out)))
+EOF
+}
+if matrix whole 0 "$all_caught"; then
+  shard_files=() union=""
+  for i in 0 1 2; do
+    matrix "shard$i" 0 "$all_caught" --shard "$i/3" || continue
+    shard_files+=("$dir/shard$i.json")
+    [ "$(q "shard$i" "(len(d['faults']) + len({c['structure'] for c in d['correct_code']}), d['shard'])")" = \
+      "(1, {'index': $i, 'total': 3})" ] || fail "shard $i/3 does not hold exactly one row: $(q "shard$i" "d.get('shard')")"
+    union+="$(rows "shard$i")"$'\n'
+  done
+  [ "$(printf '%s' "$union" | sort)" = "$(rows whole | sort)" ] &&
+    ok "3 shards (--shard I/3) hold the unsharded matrix's rows, none twice" ||
+    fail "3 shards' rows differ from the unsharded matrix's"
+  # GoogleTest's variables shard the same way, and are not passed on to the layers
+  # (the fake layers refuse them: every cell would be an error).
+  if GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=3 matrix gtest1 0 "$all_caught"; then
+    [ "$(rows gtest1)" = "$(rows shard1)" ] && ok "GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=3 = --shard 1/3" ||
+      fail "GoogleTest's shard variables give other rows than --shard 1/3"
+  fi
+  /usr/bin/python3 "$here/../harness/merge_reports.py" "${shard_files[@]}" --json "$dir/merged.json" \
+    >"$dir/merge.out" 2>&1; rc=$?
+  [ $rc -eq 0 ] && [ "$(rows merged)" = "$(rows whole)" ] &&
+    [ "$(q merged "sorted(k for k in d)")" = "$(q whole "sorted(k for k in d)")" ] &&
+    [ "$(q merged "(d['false_alarms'], d['unchecked'], d['complete'])")" = "(0, 0, True)" ] &&
+    ok "merge of the 3 shards = the unsharded matrix (up to order and seconds), exit 0" ||
+    { fail "merge of the 3 shards: exit $rc, or not the unsharded matrix"; cat "$dir/merge.out"; }
+  /usr/bin/python3 "$here/../harness/merge_reports.py" "$dir/shard0.json" "$dir/shard0.json" "$dir/shard1.json" \
+    "$dir/shard2.json" >"$dir/merge2.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "fake.a in" "$dir/merge2.out" && ok "a shard merged twice: the overlap named, exit 2" ||
+    fail "a shard merged twice: exit $rc"
+  /usr/bin/python3 "$here/../harness/merge_reports.py" "$dir/shard0.json" "$dir/shard2.json" >"$dir/merge3.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "shards 1 of 3 are missing" "$dir/merge3.out" && ok "a missing shard: named, incomplete, exit 2" ||
+    { fail "a missing shard: exit $rc"; cat "$dir/merge3.out"; }
+fi
+matrix shard-miss 1 "model:fake.a=pass,props:fake.b=fail" --shard 0/3 &&
+  ok "a shard's exit status is its own rows' (fake.a missed in shard 0/3: exit 1)"
+
 # --- usage errors: one line, exit 2 -------------------------------------------------
-for bad in "--budget 0" "--seeds x" "--layer nosuch"; do
+for bad in "--budget 0" "--seeds x" "--layer nosuch" "--shard 3/3" "--shard 1"; do
   /usr/bin/python3 "$mutants" --model x --stress x --props x $bad >/dev/null 2>"$dir/usage.err"; rc=$?
   lines=$(wc -l <"$dir/usage.err")
   [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && ok "mutants $bad: one line, exit 2" ||
