@@ -35,8 +35,9 @@ Shards (--shard I/N, or GoogleTest's GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS): th
 matrix's rows — each fault (all its layers), then each structure's correct code
 (all its layers) — are numbered in catalogue order, and shard I runs rows I, I+N,
 I+2N, ...; N shards together run every row once. A shard's exit status and JSON
-are its own rows' ("shard": {"index", "total"}); `lfcheck merge` of the N shards'
-JSON gives the whole matrix. The shard variables are not passed on to the layers
+are its own rows' ("shard": {"index", "total"}); a shard with no row (N larger
+than the matrix) checked nothing: exit 2. `lfcheck merge` of the N shards' JSON
+gives the whole matrix. The shard variables are not passed on to the layers
 (they would shard the layer's own runs).
 """
 import argparse
@@ -298,6 +299,10 @@ def main():
         rows = [("fault", f) for f in faults] + [("correct", s) for s in structures]
         mine = rows[a.shard_index::a.shards]
         print(f"shard {a.shard_index}/{a.shards}: {len(mine)} of the matrix's {len(rows)} rows", flush=True)
+        if not mine:  # more shards than rows: this one would check nothing, which is not a pass
+            print(f"lfcheck mutants: shard {a.shard_index}/{a.shards} has no row (the matrix has {len(rows)}): "
+                  "nothing checked", file=sys.stderr)
+            return 2
         faults = [f for kind, f in mine if kind == "fault"]
         structures = [s for kind, s in mine if kind == "correct"]
     total = (len(faults) + len(structures)) * len(layers)

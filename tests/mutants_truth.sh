@@ -137,6 +137,8 @@ if matrix whole 0 "$all_caught"; then
 fi
 matrix shard-miss 1 "model:fake.a=pass,props:fake.b=fail" --shard 0/3 &&
   ok "a shard's exit status is its own rows' (fake.a missed in shard 0/3: exit 1)"
+matrix shard-empty 2 "$all_caught" --shard 5/6 && grep -q "has no row" "$dir/shard-empty.err" &&
+  ok "a shard with no row (5/6 of 3 rows): nothing checked, exit 2"
 
 # --- usage errors: one line, exit 2 -------------------------------------------------
 for bad in "--budget 0" "--seeds x" "--layer nosuch" "--shard 3/3" "--shard 1"; do
