@@ -82,7 +82,8 @@ install(FILES specs/spec.hpp DESTINATION ${_inc}/specs)
 install(FILES property_tests/spec_state_machine.hpp property_tests/fault_selection.hpp
         DESTINATION ${_inc}/property_tests)
 install(FILES harness/model_main.cpp harness/lin_model_main.cpp harness/stress_main.cpp harness/props_main.cpp
-              harness/sanitizer_defaults.cpp harness/mutants.py harness/lin_report.py harness/one_line_argparse.py
+              harness/sanitizer_defaults.cpp harness/mutants.py harness/merge_reports.py harness/lin_report.py
+              harness/one_line_argparse.py
         DESTINATION ${_share}/harness)
 install(FILES cmake/LfcheckFaultsTests.cmake DESTINATION ${_share}/cmake)
 install(DIRECTORY sanitizer_configs DESTINATION ${_share})

@@ -32,6 +32,8 @@ import json
 import re
 import sys
 
+from mutants import ERROR, OVER_BUDGET, judge
+
 IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads")
 
 
@@ -92,15 +94,11 @@ def merge_matrices(docs, paths, out_path):
                 print(f"lfcheck merge: incomplete: shards {', '.join(map(str, missing))} of {n} are missing",
                       file=sys.stderr)
     layers = docs[0].get("layers") or []
-    missed = [f"{f['name']} ({l})" for f in faults for l in f.get("expected", "").split(",")
-              if l in layers and not f["layers"].get(l, {}).get("caught")]
     allow = bool(docs[0].get("allow_unchecked"))
-    bad = [c for c in correct if c["status"] in ("false alarm", "error: not checked")
-           or (c["status"] == "over budget: not checked" and not allow)]
-    caught = sum(bool(f["caught"]) for f in faults)
+    caught, missed, bad, ok = judge(faults, correct, layers, allow)
     merged = {"faults": faults, "correct_code": correct,
               "false_alarms": sum(c.get("caught_seeds", 0) for c in correct),
-              "unchecked": sum(c["status"] in ("over budget: not checked", "error: not checked") for c in correct),
+              "unchecked": sum(c["status"] in (OVER_BUDGET, ERROR) for c in correct),
               "seeds": docs[0].get("seeds"), "budget_seconds": docs[0].get("budget_seconds"), "layers": layers,
               "allow_unchecked": allow, "complete": complete and not problems}
     print(f"merged {len(faults)} faults and {len(correct)} correct-code cells from {len(docs)} matrices: "
@@ -116,7 +114,7 @@ def merge_matrices(docs, paths, out_path):
             json.dump(merged, out, indent=1)
     if problems:
         return 2
-    if caught < len(faults) or missed or bad:
+    if not ok:
         return 1
     return 0 if merged["complete"] else 2
 

@@ -204,6 +204,18 @@ def measure(a, layer, structure, fault):
 CLEAN, FALSE_ALARM, OVER_BUDGET, ERROR = "clean", "false alarm", "over budget: not checked", "error: not checked"
 
 
+def judge(faults, correct, layers, allow_unchecked):
+    """The matrix's verdict, the one rule for a run and for a merge of shards:
+    (faults caught by some layer, "fault (layer)" missed by a layer the catalogue
+    names, correct-code cells that fail the matrix, ok)."""
+    caught = sum(bool(f["caught"]) for f in faults)
+    missed = [f"{f['name']} ({l})" for f in faults for l in f["expected"].split(",")
+              if l in layers and not f["layers"][l]["caught"]]
+    bad = [c for c in correct if c["status"] in (FALSE_ALARM, ERROR)
+           or (c["status"] == OVER_BUDGET and not allow_unchecked)]
+    return caught, missed, bad, caught == len(faults) and not missed and not bad
+
+
 def correct_code_status(cell):
     """A correct-code cell is clean only if every seed ran to its end and passed."""
     if cell.get("status") == NO_SPEC:
@@ -377,8 +389,7 @@ def main():
             if sum(r["layers"][l]["caught"] for l in layers) == 1]
     if only:
         print("caught by one layer only: " + ", ".join(f"{n} ({l})" for n, l in only))
-    missed_expected = [f"{r['name']} ({l})" for r in results for l in r["expected"].split(",")
-                       if l in layers and not r["layers"][l]["caught"]]
+    _, missed_expected, correct_bad, ok = judge(results, correct, layers, a.allow_unchecked)
     if missed_expected:
         print("missed by a layer the catalogue says must catch it: " + ", ".join(missed_expected))
     print(f"\ncorrect code ({a.seeds} seeds, the same budgets):")
@@ -408,7 +419,6 @@ def main():
            "allow_unchecked": a.allow_unchecked, "complete": not interrupted}
     if a.shards > 1:
         doc["shard"] = {"index": a.shard_index, "total": a.shards}
-    correct_bad = tally[FALSE_ALARM] + tally[ERROR] + ([] if a.allow_unchecked else tally[OVER_BUDGET])
     if a.json:
         with open(a.json, "w") as out:
             json.dump(doc, out, indent=1)
@@ -430,7 +440,6 @@ def main():
                     out.write(f'<skipped message="{c["status"]}"/>')
                 out.write("</testcase>\n")
             out.write("</testsuite>\n</testsuites>\n")
-    ok = overall == len(results) and not correct_bad and not missed_expected
     if interrupted:
         return 1 if not ok else 2  # incomplete: nothing wrong found, but not a pass either
     return 0 if ok else 1
