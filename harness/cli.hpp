@@ -1,8 +1,9 @@
-// Command-line parsing shared by the runners (model, stress). Every error is one
+// Command-line parsing shared by the runners (model, stress, lin). Every error is one
 // line on stderr and exit status 2 (DESIGN §6): a runner never crashes on input.
 #pragma once
 
 #include <charconv>
+#include <fstream>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -97,5 +98,39 @@ class Parser {
   std::map<std::string, std::function<void(std::string_view)>> options_;
   std::map<std::string, std::function<void()>> flags_;
 };
+
+// A shard of a long command's work (issue 17): --shard I/N, or GoogleTest's
+// GTEST_SHARD_INDEX / GTEST_TOTAL_SHARDS (the CI's own fan-out; --shard wins).
+// Shard I keeps the work items I, I+N, I+2N, ... of the unsharded run's list, so N
+// shards together do every item once. Each runner says what its items are.
+struct Shard {
+  std::uint64_t index = 0, total = 1;
+  bool sharded() const { return total > 1; }
+  bool keeps(std::uint64_t item) const { return item % total == index; }
+  std::string text() const { return std::to_string(index) + "/" + std::to_string(total); }
+};
+
+// Reads the GoogleTest variables now and registers --shard on `p`.
+inline void add_shard_option(Parser& p, Shard& shard) {
+  auto set = [&p, &shard](const std::string& from, std::string_view index, std::string_view total) {
+    shard.total = parse_number(p.program(), from + " (total)", total, 1, 1'000'000);
+    shard.index = parse_number(p.program(), from + " (index)", index, 0, shard.total - 1);
+  };
+  if (const char* total = std::getenv("GTEST_TOTAL_SHARDS")) {
+    const char* index = std::getenv("GTEST_SHARD_INDEX");
+    if (!index) usage_error(p.program(), "GTEST_TOTAL_SHARDS is set but GTEST_SHARD_INDEX is not");
+    set("GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS", index, total);
+  }
+  p.option("--shard", [&p, set](std::string_view v) {
+    const auto slash = v.find('/');
+    if (slash == std::string_view::npos) usage_error(p.program(), "--shard takes I/N, not '" + std::string(v) + "'");
+    set("--shard", v.substr(0, slash), v.substr(slash + 1));
+  });
+}
+
+// GoogleTest's protocol: a sharding-aware runner touches GTEST_SHARD_STATUS_FILE.
+inline void acknowledge_sharding() {
+  if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE")) std::ofstream{status};
+}
 
 }  // namespace lfcheck::cli

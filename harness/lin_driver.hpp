@@ -5,7 +5,8 @@
 // replaces it, until none does or the shrink budget is spent. The runner is
 // the layer's: Relacy (lin_model.hpp) or real threads (lin_stress.hpp).
 //
-// Scenario i of seed s is a pure function of (s, i): a run replays from its seed.
+// Scenario i of seed s is a pure function of (s, i): a run replays from its seed,
+// and a shard (LinOptions::shard of shards) runs the scenarios i = shard mod shards.
 // The model layer goes over the scenarios twice (drive_two_pass): sampled runs
 // of all, then the searches of all.
 #pragma once
@@ -86,13 +87,17 @@ template <class S, class Run, class ShrinkWith>
 bool one_pass(const LinOptions& o, const std::string& label, Run&& run, ShrinkWith&& shrink_with, bool first_visit,
               std::chrono::steady_clock::time_point start, LinSummary& sum) {
   ProgressLine progress(label, !o.quiet, "scenarios");
-  for (std::uint64_t i = o.first_scenario; i < o.first_scenario + o.scenarios; ++i) {
+  const std::uint64_t end = o.first_scenario + o.scenarios;
+  std::uint64_t mine = 0, done = 0;  // this shard's scenarios, and how many ran
+  for (std::uint64_t i = o.first_scenario; i < end; ++i) mine += i % o.shards == o.shard;
+  for (std::uint64_t i = o.first_scenario; i < end; ++i) {
+    if (i % o.shards != o.shard) continue;  // another shard's
     rc::Shrinkable<Scenario<S>> current = generate<S>(o, i);
     LinOutcome out = run(current.value());
     sum.scenarios += first_visit;
     sum.executions += out.executions;
     sum.exhaustive += out.exhaustive;
-    progress.update(i - o.first_scenario + 1, o.scenarios);
+    progress.update(++done, mine);
     if (!out.failed) continue;
     progress.finish();
     sum.failed = true;

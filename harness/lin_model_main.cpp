@@ -47,6 +47,11 @@ options:
   --junit FILE         JUnit XML
   --artifacts DIR      where a failure's table, trace and replay file go
   --replay FILE        re-run the execution recorded in a lin model replay file
+  --shard I/N          only shard I (0 to N-1) of N: scenarios I, I+N, I+2N, ...
+                       of each structure's --scenarios (same seed); N shards
+                       together run every scenario once, and lfcheck merge sums
+                       their runs into the unsharded one (the default:
+                       GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set)
   --history            also print Relacy's raw history of a failure
   --quiet              no progress line
   --list               list the structures with a spec
@@ -55,6 +60,7 @@ options:
 
 exit status: 0 every history linearizable, 1 a check failed (not linearizable,
 undecided within the checker's budget, or any other Relacy failure), 2 usage error
+or a run that executed nothing (e.g. a shard with no scenario)
 )";
 
 struct Options {
@@ -160,7 +166,11 @@ int main_impl(int argc, char** argv) {
   p.option("--junit", [&](std::string_view v) { o.junit = v; });
   p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
   p.option("--replay", [&](std::string_view v) { o.replay = v; });
+  cli::Shard shard;
+  cli::add_shard_option(p, shard);
   auto positional = p.parse(argc, argv);
+  o.lin.shard = shard.index;
+  o.lin.shards = shard.total;
   if (help) {
     std::fputs(kHelp, stdout);
     return cli::kPass;
@@ -191,6 +201,13 @@ int main_impl(int argc, char** argv) {
 
   if (!o.seed_given) o.lin.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.lin.seed));
+  if (shard.sharded()) {
+    std::printf("shard %s: scenarios %llu, %llu, ... of %llu per structure\n", shard.text().c_str(),
+                static_cast<unsigned long long>(shard.index),
+                static_cast<unsigned long long>(shard.index + shard.total),
+                static_cast<unsigned long long>(o.lin.scenarios));
+    cli::acknowledge_sharding();
+  }
   std::fflush(stdout);
 
   std::vector<RunRecord> runs;
@@ -202,6 +219,7 @@ int main_impl(int argc, char** argv) {
     RunRecord r;
     r.str("structure", e.structure).str("layer", "model").num("scenarios", sum.scenarios);
     r.num("executions", sum.executions).num("exhaustive_scenarios", sum.exhaustive).num("seed", o.lin.seed);
+    if (shard.sharded()) r.str("shard", shard.text()).num("of_scenarios", o.lin.scenarios);
     // No scenario ran or none executed: nothing was checked, which is not a pass.
     r.set_verdict(sum.failed ? lfcheck::Verdict::fail : sum.executions == 0 ? lfcheck::Verdict::error : lfcheck::Verdict::pass);
     r.real("seconds", sum.seconds);
@@ -210,6 +228,13 @@ int main_impl(int argc, char** argv) {
                 e.structure.c_str(), r.passed() ? "pass" : sum.failed ? "FAIL" : "ERROR (no executions)", static_cast<unsigned long long>(sum.scenarios),
                 static_cast<unsigned long long>(sum.executions), o.lin.bound,
                 static_cast<unsigned long long>(sum.exhaustive), sum.seconds);
+    if (r.verdict == lfcheck::Verdict::error) {
+      r.failure = sum.scenarios == 0 ? "NO WORK: shard " + shard.text() + " has none of the " +
+                                           std::to_string(o.lin.scenarios) + " scenarios"
+                                     : std::string("NO WORK: the scenarios executed nothing");
+      r.str("failure", r.failure);
+      std::printf("  error: %s\n", r.failure.c_str());
+    }
     if (sum.failed) {
       r.failure = sum.outcome.failure;
       r.str("failure", sum.outcome.failure).str("scenario", sum.scenario);

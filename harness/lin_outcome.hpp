@@ -16,6 +16,7 @@ struct LinOptions {
   std::uint64_t scenarios = 100;           // generated scenarios per structure
   std::uint64_t first_scenario = 0;        // run scenarios first .. first + scenarios - 1
   std::uint64_t seed = 0;                  // scenario i is generated from (seed, i)
+  std::uint64_t shard = 0, shards = 1;     // only the scenarios i with i % shards == shard
   // model layer, per scenario
   std::uint64_t random_iterations = 1000;  // sampled executions per scenario
   std::string sampler = "pct";             // their scheduler: "pct" (lfcheck's) or "random" (Relacy's)

@@ -13,6 +13,15 @@ checker's words ("failure") and, when the run names it, the top frame in the
 user's code ("top_frame") — so fifty shards that hit one race print one group
 with fifty seeds.
 
+A run one command split into parts (`lfcheck lin --shard I/N`: each shard's run
+of a structure has "shard": "I/N" and the scenarios i = I mod N) is summed back
+into the unsharded run: its scenarios, executions and exhaustive scenarios are
+the parts' sums, it fails if a part fails (with the first failing part's
+failure), and it is an error if a part is missing ("INCOMPLETE") or none
+executed anything. A shard that got no scenario (N above the scenario count)
+is an empty part, not an error of the whole. --keep-shards keeps the parts as
+they are (one shard's own report, e.g. `lfcheck run` in a shard).
+
 A run that appears in two files (the same structure, scenario or workload,
 scheduler, bound, depth, fault and seed) means the shards overlapped: the merge
 says so and exits 2. Exit status otherwise as for one run (harness/report.hpp):
@@ -34,11 +43,67 @@ import sys
 
 from mutants import ERROR, OVER_BUDGET, judge
 
-IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads")
+IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
+            "shard")
+SUMMED = ("scenarios", "executions", "exhaustive_scenarios", "shrink_runs", "seconds")
 
 
 def identity(run):
     return tuple((k, run[k]) for k in IDENTITY if k in run)
+
+
+def join_parts(runs):
+    """Runs with a "shard" are parts of one run: each group of parts becomes the
+    unsharded run, in the place of its first part (see the module's doc)."""
+    groups, out = {}, []
+    for r in runs:
+        if "shard" not in r:
+            out.append(r)
+            continue
+        key = tuple(kv for kv in identity(r) if kv[0] != "shard")
+        if key not in groups:
+            groups[key] = []
+            out.append(groups[key])
+        groups[key].append(r)
+    joined = []
+    for item in out:
+        if isinstance(item, dict):
+            joined.append(item)
+            continue
+        parts = item
+        try:
+            shards = [tuple(int(x) for x in p["shard"].split("/")) for p in parts]
+        except ValueError:
+            shards = [(-1, -1)]
+        totals = {n for _, n in shards}
+        indices = [i for i, _ in shards]
+        whole = {k: v for k, v in parts[0].items() if k not in ("shard", "of_scenarios", "failure", "scenario",
+                                                                  "first_failure_seconds")}
+        for k in SUMMED:
+            if any(k in p for p in parts):
+                total = sum(p.get(k, 0) for p in parts)
+                whole[k] = round(total, 3) if isinstance(total, float) else total
+        failing = [p for p in parts if p.get("verdict") == "fail"]
+        broken = [p for p in parts if p.get("verdict") not in ("pass", "fail") and p.get("scenarios", 0) > 0]
+        problem = ""
+        if len(totals) != 1 or -1 in totals:
+            problem = f"INCOMPLETE: the parts are not the shards of one N ({', '.join(p['shard'] for p in parts)})"
+        elif len(set(indices)) == len(indices) and len(indices) < next(iter(totals)):
+            missing = sorted(set(range(next(iter(totals)))) - set(indices))
+            problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {next(iter(totals))} are missing"
+        if failing:
+            whole["verdict"] = "fail"
+            for k in ("failure", "scenario", "first_failure_seconds"):
+                if k in failing[0]:
+                    whole[k] = failing[0][k]
+        elif problem or broken or whole.get("executions", 0) == 0:
+            whole["verdict"] = "error"
+            whole["failure"] = problem or (broken[0].get("failure", "error") if broken else
+                                           "NO WORK: no shard executed anything")
+        else:
+            whole["verdict"] = "pass"
+        joined.append(whole)
+    return joined, len(groups)
 
 
 def signature(run):
@@ -124,6 +189,8 @@ def main():
     ap.add_argument("files", nargs="+")
     ap.add_argument("--json", help="write the merged {\"runs\":[...]} here")
     ap.add_argument("--junit", help="write the merged JUnit XML here")
+    ap.add_argument("--keep-shards", action="store_true",
+                    help="keep the shard parts of a run apart (one shard's report), not summed into the run")
     a = ap.parse_args()
     runs, junit, matrices, matrix_paths = [], [], [], []
     for path in a.files:
@@ -161,12 +228,16 @@ def main():
         if key in seen:
             overlaps.append(f"{dict(key)} in {seen[key]} and {r['_from']}")
         seen.setdefault(key, r["_from"])
+    for r in runs:
+        del r["_from"]
+    parts = 0 if a.keep_shards else sum("shard" in r for r in runs)
+    if parts:
+        runs, wholes = join_parts(runs)
+        print(f"joined {parts} shard parts into {wholes} runs")
     groups = {}
     for r in runs:
         if r.get("verdict") != "pass":
             groups.setdefault((r.get("verdict"),) + signature(r), []).append(r)
-    for r in runs:
-        del r["_from"]
 
     verdicts = [r.get("verdict") for r in runs]
     print(f"merged {len(runs)} runs from {len(a.files) - len(junit)} JSON files"

@@ -79,7 +79,7 @@ struct Options {
   unsigned depth = 3;       // pct: bug depth
   double max_seconds = 0;   // 0: no budget
   unsigned jobs = 0;        // 0: one per core
-  std::uint64_t shard = 0, shards = 1;  // --shard I/N
+  cli::Shard shard;         // --shard I/N: runs I, I+N, ... of the plan
   bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
   std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
   std::uint64_t seed = 0;     // random scheduler: start at iteration seed * kSeedStride
@@ -295,20 +295,7 @@ int main_impl(int argc, char** argv) {
   p.option("--depth", [&](std::string_view v) {
     o.depth = static_cast<unsigned>(cli::parse_number(p.program(), "--depth", v, 1, kMaxPctDepth));
   });
-  auto set_shard = [&](const std::string& from, std::string_view index, std::string_view total) {
-    o.shards = cli::parse_number(p.program(), from + " (total)", total, 1, 1'000'000);
-    o.shard = cli::parse_number(p.program(), from + " (index)", index, 0, o.shards - 1);
-  };
-  if (const char* total = std::getenv("GTEST_TOTAL_SHARDS")) {
-    const char* index = std::getenv("GTEST_SHARD_INDEX");
-    if (!index) cli::usage_error(p.program(), "GTEST_TOTAL_SHARDS is set but GTEST_SHARD_INDEX is not");
-    set_shard("GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS", index, total);
-  }
-  p.option("--shard", [&](std::string_view v) {
-    const auto slash = v.find('/');
-    if (slash == std::string_view::npos) cli::usage_error(p.program(), "--shard takes I/N, not '" + std::string(v) + "'");
-    set_shard("--shard", v.substr(0, slash), v.substr(slash + 1));
-  });
+  cli::add_shard_option(p, o.shard);
   p.option("--jobs", [&](std::string_view v) {
     o.jobs = static_cast<unsigned>(cli::parse_number(p.program(), "--jobs", v, 1, 256));
   });
@@ -418,16 +405,15 @@ int main_impl(int argc, char** argv) {
   }
   if (o.first_failure)
     std::stable_partition(plan.begin(), plan.end(), [](const auto& run) { return sampled_scheduler(run.second); });
-  if (o.shards > 1) {
+  if (o.shard.sharded()) {
     // Shard I keeps runs I, I+N, ...: every run in exactly one shard. The plan is a
     // function of the options alone, so every shard computes the same one.
     std::vector<std::pair<const ModelEntry*, std::string>> mine;
-    for (std::size_t i = o.shard; i < plan.size(); i += o.shards) mine.push_back(plan[i]);
-    std::printf("shard %llu/%llu: %zu of the plan's %zu runs\n", static_cast<unsigned long long>(o.shard),
-                static_cast<unsigned long long>(o.shards), mine.size(), plan.size());
+    for (std::size_t i = 0; i < plan.size(); ++i)
+      if (o.shard.keeps(i)) mine.push_back(plan[i]);
+    std::printf("shard %s: %zu of the plan's %zu runs\n", o.shard.text().c_str(), mine.size(), plan.size());
     plan = std::move(mine);
-    // GoogleTest's protocol: a sharding-aware runner touches GTEST_SHARD_STATUS_FILE.
-    if (const char* status = std::getenv("GTEST_SHARD_STATUS_FILE")) std::ofstream{status};
+    cli::acknowledge_sharding();
   }
   // With --first-failure the sampled runs go in round-robin slices (plan_slices.hpp),
   // so a bug one scenario's sampling shows waits for a slice of each other

@@ -60,6 +60,12 @@ options:
   --json FILE       write {"runs":[...]} (DESIGN §6)
   --junit FILE      write JUnit XML
   --first-failure   stop after the first failing workload
+  --shard I/N       only shard I (0 to N-1) of N: workloads I, I+N, I+2N, ... of
+                    the ones this command selects, each with the seed and budget
+                    it has unsharded (a --duration share is the whole run's
+                    --duration over all its workloads); N shards together run
+                    every workload once (the default: GTEST_SHARD_INDEX of
+                    GTEST_TOTAL_SHARDS, if set)
   --quiet           no progress line
   --workload W      only workload W (a trailing * matches any ending: 'lin.*');
                     the lin.* workloads run only when selected so (./lfcheck lin)
@@ -73,7 +79,8 @@ options:
   (--sanitizer is handled by ./lfcheck, which picks the binary)
 
 exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error
-or a run that did no work (0 operations: it checked nothing)
+or a run that did no work (0 operations: it checked nothing), or a shard with
+no workload
 )";
 
 struct Options {
@@ -82,6 +89,7 @@ struct Options {
   std::string structure, fault, json, junit, artifacts;
   std::string workload;  // only this workload ("lin.*": every workload named lin.something)
   StressOptions run;
+  cli::Shard shard;  // --shard I/N: workloads I, I+N, ... of the selection
   bool list = false, list_faults = false, seed_given = false, first_failure = false;
 };
 
@@ -538,6 +546,7 @@ int main_impl(int argc, char** argv) {
     o.hang_seconds = cli::parse_seconds(p.program(), "--hang-seconds", v);
   });
   p.option("--junit", [&](std::string_view v) { o.junit = v; });
+  cli::add_shard_option(p, o.shard);
   auto positional = p.parse(argc, argv);
   if (help) {
     std::fputs(kHelp, stdout);
@@ -561,20 +570,43 @@ int main_impl(int argc, char** argv) {
     return cli::kPass;
   }
 
+  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
+    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+  // The workloads this command runs, in registry order; with a fault, only those
+  // of the structure that owns it.
   std::vector<const StressEntry*> selected;
+  bool any_matched = false;
   for (auto& e : stress_registry())
-    if ((o.structure.empty() || e.structure == o.structure) && workload_matches(o.workload, e))
-      selected.push_back(&e);
-  if (selected.empty())
+    if ((o.structure.empty() || e.structure == o.structure) && workload_matches(o.workload, e)) {
+      any_matched = true;
+      if (o.fault.empty() || is_known_fault(e.structure, o.fault)) selected.push_back(&e);
+    }
+  if (!any_matched)
     cli::usage_error(p.program(), "no workload '" + o.workload + "'" +
                                       (o.structure.empty() ? "" : " for " + o.structure) + " (see --list)");
+  if (selected.empty())
+    cli::usage_error(p.program(), "fault '" + o.fault + "' belongs to no selected workload's structure");
+  const std::size_t unsharded = selected.size();
+  if (o.shard.sharded()) {
+    std::vector<const StressEntry*> mine;
+    for (std::size_t i = 0; i < selected.size(); ++i)
+      if (o.shard.keeps(i)) mine.push_back(selected[i]);
+    selected = std::move(mine);
+  }
   if (o.list) {
     for (auto* e : selected)
       std::printf("%s/%s  %s\n", e->structure.c_str(), e->workload.c_str(), e->description.c_str());
     return cli::kPass;
   }
-  if (!o.fault.empty() && !is_known_fault(o.structure, o.fault))
-    cli::usage_error(p.program(), "unknown fault '" + o.fault + "' (see ./lfcheck faults)");
+  if (o.shard.sharded()) {
+    cli::acknowledge_sharding();
+    if (selected.empty()) {
+      std::fprintf(stderr, "%s: shard %s has no workload (%zu workloads, %llu shards): it checks nothing\n",
+                   p.program().c_str(), o.shard.text().c_str(), unsharded,
+                   static_cast<unsigned long long>(o.shard.total));
+      return cli::kUsage;
+    }
+  }
 
   // A sanitizer ends the process on a report: a supervisor process then writes the
   // table, trace and short report the dying runner cannot (stress_supervisor.hpp).
@@ -583,6 +615,8 @@ int main_impl(int argc, char** argv) {
   if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
   // The seed first, before anything can go wrong.
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.run.seed));
+  if (o.shard.sharded())
+    std::printf("shard %s: %zu of the %zu workloads\n", o.shard.text().c_str(), selected.size(), unsharded);
   std::fflush(stdout);
 
   std::vector<RunRecord> runs;
@@ -598,22 +632,18 @@ int main_impl(int argc, char** argv) {
   // --duration is the whole run's time: before each workload, the time left is
   // shared evenly by the workloads still to run (so one that overran costs the
   // others, not the deadline).
-  std::size_t to_run = 0;
-  for (auto* e : selected) to_run += o.fault.empty() || is_known_fault(e->structure, o.fault);
-  const double total_duration = o.run.duration;
+  std::size_t to_run = selected.size();
+  // A shard gets its workloads' shares of the unsharded --duration.
+  const double total_duration = o.run.duration * static_cast<double>(selected.size()) / static_cast<double>(unsharded);
   const auto run_deadline = std::chrono::steady_clock::now() +
                             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                 std::chrono::duration<double>(total_duration));
-  if (total_duration > 0) o.nominal_share = o.run.nominal_duration = total_duration / static_cast<double>(to_run ? to_run : 1);
-  if (o.hang_seconds <= 0) o.hang_seconds = total_duration > 0 ? std::clamp(total_duration / 4, 5.0, 60.0) : 60.0;
+  if (total_duration > 0) o.nominal_share = o.run.nominal_duration = o.run.duration / static_cast<double>(unsharded);
+  if (o.hang_seconds <= 0) o.hang_seconds = o.run.duration > 0 ? std::clamp(o.run.duration / 4, 5.0, 60.0) : 60.0;
   o.run.hang_seconds = o.hang_seconds;
 
   bool all_passed = true;
   for (auto* e : selected) {
-    if (!o.fault.empty()) {
-      // With a fault, only the structure that owns it runs.
-      if (!is_known_fault(e->structure, o.fault)) continue;
-    }
     if (total_duration > 0) {
       // At least 10 ms: a workload that runs gets to do some work (run_rounds runs a round anyway).
       const double left = std::chrono::duration<double>(run_deadline - std::chrono::steady_clock::now()).count();

@@ -14,28 +14,9 @@
 set -u
 probes=$1 lfcheck=$2
 source "$(dirname "$0")/truth_lib.sh"
-# The runs of a report without their times, as sorted or ordered JSON lines.
-runs_of() {  # FILE sorted|ordered
-  /usr/bin/python3 - "$@" <<'EOF'
-import json, sys
-runs = [json.dumps({k: v for k, v in r.items() if k != "seconds"}, sort_keys=True)
-        for r in json.load(open(sys.argv[1]))["runs"]]
-print("\n".join(sorted(runs) if sys.argv[2] == "sorted" else runs))
-EOF
-}
 # The probes' random and bound runs: every scenario, the window fault seeded (the
 # flaky probe fails once per process, so each plan has it once per scheduler).
 plan=(probe --fault probe.read_in_window --iterations 3000)
-# A shard's exit status is its own runs' (0 or 1): run it, then hold its report to the rules.
-run_shard() {  # NAME -- COMMAND...
-  local name=$1; shift 2
-  timeout 600 "$@" --quiet --json "$dir/$name.json" --junit "$dir/$name.xml" >"$dir/$name.out" 2>"$dir/$name.err"
-  local rc=$?
-  [ $rc -le 1 ] || { fail "$name: exit $rc"; cat "$dir/$name.err"; return 1; }
-  /usr/bin/python3 "$here/verdict_rules.py" $rc "$dir/$name.json" "$dir/$name.xml" >"$dir/$name.rules" ||
-    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
-}
-
 # --- jobs: same runs, same order -----------------------------------------------------
 for s in random bound; do
   run jobs1-$s 1 -- "$probes" "${plan[@]}" --scheduler $s --jobs 1 &&
