@@ -38,6 +38,17 @@ expect 2 "stress: threads 0" -- "$lfcheck" stress treiber --threads 0
 expect 2 "stress: ops and duration" -- "$lfcheck" stress treiber --ops 10 --duration 1
 expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
 expect 2 "stress: unknown structure" -- "$lfcheck" stress nosuch
+# A bad shard is refused with its reason (not merely exit 2).
+expect_says() {  # expect_says WORDS DESCRIPTION -- command...: exit 2 and stderr says WORDS
+  local words=$1; shift
+  expect 2 "$@"
+  grep -q -- "$words" /tmp/lfcheck-cli.err || { echo "FAIL: $1: stderr lacks '$words'"; failed=$((failed + 1)); }
+}
+expect_says "takes I/N" "stress: bad shard" -- "$lfcheck" stress treiber --sanitizer none --shard 1
+expect_says "from 0 to 1" "stress: shard index past the total" -- "$lfcheck" stress treiber --sanitizer none --shard 2/2
+expect_says "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS (total)" "stress: empty GTEST_TOTAL_SHARDS" -- \
+  env GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS= "$lfcheck" stress treiber --sanitizer none
+expect_says "from 1 to" "lin: shard of 0" -- "$lfcheck" lin treiber --layer model --shard 1/0
 expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
 expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
 # Names and faults are exact, never patterns.
