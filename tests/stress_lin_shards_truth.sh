@@ -31,6 +31,24 @@ three_shards() {  # NAME -- COMMAND...
   done
 }
 
+# lfcheck merge of the shards' JSON must exit 0 and equal the unsharded report (up to
+# order and seconds) and obey the verdict rules.
+merge_equals() {  # LAYER UNSHARDED.json SHARD.json...
+  local layer=$1 want=$2; shift 2
+  "$lfcheck" merge "$@" --json "$dir/$layer-merged.json" >"$dir/$layer-merge.out" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    fail "$layer merge: exit $rc, want 0"; cat "$dir/$layer-merge.out"
+  elif [ "$(runs_of "$dir/$layer-merged.json" sorted)" != "$(runs_of "$want" sorted)" ]; then
+    fail "$layer merge: the merged JSON differs from the unsharded one:"
+    diff <(runs_of "$dir/$layer-merged.json" sorted) <(runs_of "$want" sorted)
+  elif ! /usr/bin/python3 "$here/verdict_rules.py" 0 "$dir/$layer-merged.json" >"$dir/$layer-merge.rules"; then
+    fail "$layer merge: $(cat "$dir/$layer-merge.rules")"
+  else
+    ok "$layer merge: the unsharded JSON up to order and seconds ($(runs_of "$want" sorted | wc -l) runs), exit 0"
+  fi
+}
+
 # --- stress: workloads --------------------------------------------------------------
 splan=("$stress" treiber --threads 2 --ops 4000 --seed 11)
 if run stress 0 -- "${splan[@]}"; then
@@ -45,15 +63,7 @@ if run stress 0 -- "${splan[@]}"; then
     fi
     [ -e "$dir/sshard.status" ] && ok "stress: GTEST_SHARD_STATUS_FILE touched" ||
       fail "stress: GTEST_SHARD_STATUS_FILE not touched"
-    "$lfcheck" merge $parts --json "$dir/smerged.json" >"$dir/smerge.out" 2>&1
-    rc=$?
-    if [ $rc -ne 0 ]; then
-      fail "stress merge: exit $rc, want 0"; cat "$dir/smerge.out"
-    elif [ "$(runs_of "$dir/smerged.json" sorted)" != "$(runs_of "$dir/stress.json" sorted)" ]; then
-      fail "stress merge: the merged JSON differs from the unsharded one"
-    else
-      ok "stress merge: the unsharded JSON up to order and seconds, exit 0"
-    fi
+    merge_equals stress "$dir/stress.json" $parts
   fi
   # More shards than workloads: the last shard has none.
   n=$((workloads + 1))
@@ -71,18 +81,7 @@ if run lin 0 -- "${lplan[@]}"; then
     counts=$(for p in $parts; do /usr/bin/python3 -c 'import json,sys; print(*[r["scenarios"] for r in json.load(open(sys.argv[1]))["runs"]])' "$p"; done | tr '\n' ' ')
     [ "$counts" = "3 2 2 " ] && ok "lin: the 3 shards ran 3, 2 and 2 of the 7 scenarios" ||
       fail "lin: the shards ran $counts scenarios, want 3 2 2"
-    "$lfcheck" merge $parts --json "$dir/lmerged.json" >"$dir/lmerge.out" 2>&1
-    rc=$?
-    if [ $rc -ne 0 ]; then
-      fail "lin merge: exit $rc, want 0"; cat "$dir/lmerge.out"
-    elif [ "$(runs_of "$dir/lmerged.json" sorted)" != "$(runs_of "$dir/lin.json" sorted)" ]; then
-      fail "lin merge: the summed parts differ from the unsharded run:"
-      diff <(runs_of "$dir/lmerged.json" sorted) <(runs_of "$dir/lin.json" sorted)
-    elif ! /usr/bin/python3 "$here/verdict_rules.py" 0 "$dir/lmerged.json" >"$dir/lmerge.rules"; then
-      fail "lin merge: $(cat "$dir/lmerge.rules")"
-    else
-      ok "lin merge: the 3 parts summed = the unsharded JSON up to seconds (scenarios, executions, exhaustive)"
-    fi
+    merge_equals lin "$dir/lin.json" $parts  # the 3 parts summed into one run
     "$lfcheck" merge $(echo $parts | cut -d' ' -f1,2) --json "$dir/lpartial.json" >"$dir/lpartial.out" 2>&1
     rc=$?
     [ $rc -eq 2 ] && grep -q "INCOMPLETE: shards 2 of 3 are missing" "$dir/lpartial.out" &&
