@@ -18,9 +18,11 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "harness/artifacts.hpp"
 #include "harness/history.hpp"
 #include "harness/report.hpp"
 
@@ -130,8 +132,7 @@ inline std::vector<std::pair<std::size_t, std::size_t>> reads_from(const std::ve
 // false: a stress run that a sanitizer ended before some thread's first operation.
 inline bool write_trace(const std::string& path, const std::vector<Step>& steps, int threads,
                         const std::string& title, bool idle_tracks = true) {
-  std::ofstream out(path);
-  if (!out) return false;
+  std::ostringstream out;
   auto ts = [&](const Step& s) { return s.time_us >= 0 ? s.time_us : s.index * 10.0; };
   std::vector<std::string> events;
   auto q = RunRecord::quote;
@@ -227,7 +228,7 @@ inline bool write_trace(const std::string& path, const std::vector<Step>& steps,
   out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   for (std::size_t i = 0; i < events.size(); ++i) out << (i ? ",\n" : "") << events[i];
   out << "\n]}\n";
-  return static_cast<bool>(out);
+  return write_whole_file(path, out.str());
 }
 
 }  // namespace lfcheck

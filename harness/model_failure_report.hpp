@@ -74,8 +74,8 @@ inline ModelArtifacts write_model_failure(const std::string& history, int thread
     return {};
   }
   const std::string stem = dir + "/" + stem_name;
-  std::ofstream(stem + ".history.txt") << history;
-  std::ofstream(stem + ".table.txt") << table;
+  write_whole_file(stem + ".history.txt", history);
+  write_whole_file(stem + ".table.txt", table);
   write_trace(stem + ".trace.json", steps, threads, title);
   replay.write(stem + ".replay");
   std::printf("\ntrace:  %s.trace.json (open in ui.perfetto.dev or chrome://tracing)\n", stem.c_str());

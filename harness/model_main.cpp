@@ -117,8 +117,8 @@ void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const s
   }
   std::string stem = dir + "/" + e.structure + "." + e.scenario + "." + r.get("scheduler");
   if (!o.fault.empty()) stem += "." + std::string(fault_short_name(o.fault));
-  std::ofstream(stem + ".history.txt") << r.details;
-  std::ofstream(stem + ".table.txt") << render_thread_table(steps, static_cast<int>(e.threads));
+  write_whole_file(stem + ".history.txt", r.details);
+  write_whole_file(stem + ".table.txt", render_thread_table(steps, static_cast<int>(e.threads)));
   write_trace(stem + ".trace.json", steps, static_cast<int>(e.threads),
               e.structure + "/" + e.scenario + ": " + r.failure);
   ReplayFile replay;

@@ -6,7 +6,10 @@
 
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+
+#include "harness/artifacts.hpp"
 
 namespace lfcheck {
 
@@ -20,15 +23,16 @@ class ReplayFile {
     auto it = values_.find(key);
     return it == values_.end() ? "" : it->second;
   }
+  // Whole or not at all (write_whole_file): `./lfcheck replay` never reads half a file.
   bool write(const std::string& path) const {
-    std::ofstream out(path);
+    std::ostringstream out;
     out << "lfcheck-replay 1\n";
     for (auto& [k, v] : values_) {
       std::string escaped;
       for (char c : v) escaped += c == '\n' ? std::string("\\n") : std::string(1, c);
       out << k << "=" << escaped << "\n";
     }
-    return static_cast<bool>(out);
+    return write_whole_file(path, out.str());
   }
   bool read(const std::string& path) {
     std::ifstream in(path);

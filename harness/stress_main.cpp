@@ -207,7 +207,7 @@ void write_history_views(const std::string& stem, const std::vector<std::vector<
     for (std::size_t i = 0; i < spans.size(); ++i) spans[i].index = static_cast<unsigned>(i);
     const int threads = static_cast<int>(history->size());
     const std::string table = render_thread_table(rows, threads, threads <= 4 ? 36 : 28);
-    std::ofstream(stem + ".table.txt") << table;
+    write_whole_file(stem + ".table.txt", table);
     // A thread the report ended before its first operation has no track (its table
     // column is empty).
     write_trace(stem + ".trace.json", spans, threads, title, /*idle_tracks=*/false);

@@ -51,6 +51,30 @@ check_model_case() {  # fault scenario scheduler
 check_model_case relaxed_publish push_push_pop random 0
 check_model_case no_aba_tag pop_vs_drain_aba bound 1
 
+# An artifact is written whole or not at all: a writer killed part-way (here by
+# SIGXFSZ at a 1 KiB file-size limit; in a run, --first-failure stopping a worker
+# that is writing) leaves the complete files of the run before, which still replay.
+# Before write_whole_file, the history was cut to 1 KiB in place (CI saw a 0-byte
+# replay file of a worker stopped mid-write).
+stem="$dir/treiber.pop_vs_drain_aba.bound.no_aba_tag"
+for f in history.txt table.txt trace.json replay; do cp "$stem.$f" "$dir/before.$f"; done
+big=$(stat -c %s "$stem.history.txt")
+(ulimit -f 1; "$lfcheck" model treiber --fault no_aba_tag --scenario pop_vs_drain_aba --scheduler bound --quiet \
+  >/dev/null 2>&1) 2>/dev/null; rc=$?
+if [ "$big" -le 1024 ]; then
+  fail "killed writer: the history ($big bytes) fits the 1 KiB limit, so the limit kills nothing"
+elif [ $rc -le 2 ]; then
+  fail "killed writer: exit $rc under a 1 KiB file-size limit, want death by SIGXFSZ"
+else
+  whole=1
+  for f in history.txt table.txt trace.json replay; do
+    cmp -s "$stem.$f" "$dir/before.$f" || { whole=0; fail "killed writer: $stem.$f is not the whole earlier file ($(stat -c %s "$stem.$f") bytes, was $(stat -c %s "$dir/before.$f"))"; }
+  done
+  "$lfcheck" replay "$stem.replay" >/dev/null 2>&1; rc=$?
+  [ $rc -eq 1 ] || { whole=0; fail "killed writer: the replay file left behind exits $rc, want 1"; }
+  [ $whole = 1 ] && echo "killed writer: every artifact is the earlier whole file, and it replays (exit 1)"
+fi
+
 # Stress: the failure writes the table, trace and replay file; replay re-runs the
 # same seed (the accounting failure reproduces whatever the timing).
 out=$("$lfcheck" stress treiber --sanitizer none --fault take_all_drops_last --ops 50000 --seed 11 --quiet 2>&1); rc=$?
