@@ -88,6 +88,9 @@ def join_parts(runs):
         problem = ""
         if len(totals) != 1 or -1 in totals:
             problem = f"INCOMPLETE: the parts are not the shards of one N ({', '.join(p['shard'] for p in parts)})"
+        elif len({p.get("of_scenarios") for p in parts}) > 1:
+            problem = ("INCOMPLETE: the parts are shards of runs of different sizes (scenarios "
+                       + ", ".join(sorted({str(p.get("of_scenarios")) for p in parts})) + ")")
         elif len(set(indices)) == len(indices) and len(indices) < next(iter(totals)):
             missing = sorted(set(range(next(iter(totals)))) - set(indices))
             problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {next(iter(totals))} are missing"
@@ -96,6 +99,8 @@ def join_parts(runs):
             for k in ("failure", "scenario", "first_failure_seconds"):
                 if k in failing[0]:
                     whole[k] = failing[0][k]
+            if problem:
+                whole["incomplete"] = problem  # the failure stands; the rest of the run is not all here
         elif problem or broken or whole.get("executions", 0) == 0:
             whole["verdict"] = "error"
             whole["failure"] = problem or (broken[0].get("failure", "error") if broken else
