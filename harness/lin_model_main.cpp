@@ -42,6 +42,7 @@ options:
   --fault F            the variant with seeded fault F
   --json FILE          {"runs":[{"structure","layer","scenarios","executions",
                        "exhaustive_scenarios","verdict","seconds"}]} (+ failure, scenario,
+                       failing_index: which generated scenario failed,
                        first_failure_seconds: when the failing run ended,
                        before shrinking)
   --junit FILE         JUnit XML
@@ -239,6 +240,7 @@ int main_impl(int argc, char** argv) {
       r.failure = sum.outcome.failure;
       r.str("failure", sum.outcome.failure).str("scenario", sum.scenario);
       r.num("shrink_runs", sum.shrink_runs).real("first_failure_seconds", sum.first_failure_seconds);
+      r.num("failing_index", sum.failing_index);  // which generated scenario (merge keeps a sharded run's first)
       r.details = report(e, o, sum);
     }
     runs.push_back(std::move(r));

@@ -16,11 +16,12 @@ with fifty seeds.
 A run one command split into parts (`lfcheck lin --shard I/N`: each shard's run
 of a structure has "shard": "I/N" and the scenarios i = I mod N) is summed back
 into the unsharded run: its scenarios, executions and exhaustive scenarios are
-the parts' sums, it fails if a part fails (with the first failing part's
-failure), and it is an error if a part is missing ("INCOMPLETE") or none
-executed anything. A shard that got no scenario (N above the scenario count)
-is an empty part, not an error of the whole. --keep-shards keeps the parts as
-they are (one shard's own report, e.g. `lfcheck run` in a shard).
+the parts' sums; it fails if a part fails, with the failure of the part whose
+failing scenario comes first (the one the unsharded run stops at); it is an
+error if a part is missing ("INCOMPLETE") or none executed anything. A shard
+that got no scenario (N above the scenario count) is an empty part, not an
+error of the whole. --keep-shards keeps the parts as they are (one shard's own
+report, e.g. `lfcheck run` in a shard).
 
 A run that appears in two files (the same structure, scenario or workload,
 scheduler, bound, depth, fault and seed) means the shards overlapped: the merge
@@ -60,7 +61,8 @@ def join_parts(runs):
         if "shard" not in r:
             out.append(r)
             continue
-        key = tuple(kv for kv in identity(r) if kv[0] != "shard")
+        # A lin part's "scenario" is its failure's shrunk scenario, not a name: not part of the key.
+        key = tuple(kv for kv in identity(r) if kv[0] not in ("shard", "scenario"))
         if key not in groups:
             groups[key] = []
             out.append(groups[key])
@@ -78,12 +80,13 @@ def join_parts(runs):
         totals = {n for _, n in shards}
         indices = [i for i, _ in shards]
         whole = {k: v for k, v in parts[0].items() if k not in ("shard", "of_scenarios", "failure", "scenario",
-                                                                  "first_failure_seconds")}
+                                                                  "first_failure_seconds", "failing_index")}
         for k in SUMMED:
             if any(k in p for p in parts):
                 total = sum(p.get(k, 0) for p in parts)
                 whole[k] = round(total, 3) if isinstance(total, float) else total
-        failing = [p for p in parts if p.get("verdict") == "fail"]
+        # The first failing scenario (lowest failing_index) is the one the unsharded run stops at.
+        failing = sorted((p for p in parts if p.get("verdict") == "fail"), key=lambda p: p.get("failing_index", 0))
         broken = [p for p in parts if p.get("verdict") not in ("pass", "fail") and p.get("scenarios", 0) > 0]
         problem = ""
         if len(totals) != 1 or -1 in totals:
@@ -96,7 +99,7 @@ def join_parts(runs):
             problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {next(iter(totals))} are missing"
         if failing:
             whole["verdict"] = "fail"
-            for k in ("failure", "scenario", "first_failure_seconds"):
+            for k in ("failure", "scenario", "first_failure_seconds", "failing_index"):
                 if k in failing[0]:
                     whole[k] = failing[0][k]
             if problem:

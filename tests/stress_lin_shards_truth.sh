@@ -11,7 +11,9 @@
 #   lin shards     3 shards run scenarios I, I+3, ... of the unsharded run: their
 #                  scenario counts add up to it, and merge sums the 3 parts into
 #                  the unsharded JSON (up to seconds); 2 of the 3 merge to an
-#                  INCOMPLETE error (exit 2); a shard with no scenario exits 2
+#                  INCOMPLETE error (exit 2); with a seeded fault the merge fails
+#                  with the unsharded run's failing scenario; a shard with no
+#                  scenario exits 2
 set -u
 stress=$1 lin=$2 lfcheck=$3
 source "$(dirname "$0")/truth_lib.sh"
@@ -87,6 +89,24 @@ if run lin 0 -- "${lplan[@]}"; then
     [ $rc -eq 2 ] && grep -q "INCOMPLETE: shards 2 of 3 are missing" "$dir/lpartial.out" &&
       ok "lin merge: 2 of 3 shards are an INCOMPLETE error (exit 2)" ||
       { fail "lin merge: 2 of 3 shards exit $rc"; cat "$dir/lpartial.out"; }
+  fi
+  # A seeded lin fault: the unsharded run stops at its first failing scenario; the
+  # merge of the shards fails with that same scenario's failure (exit 1).
+  fplan=("${lplan[@]}" --fault treiber.pop_gives_up)
+  if run fault 1 -- "${fplan[@]}" && parts=$(three_shards fshard -- "${fplan[@]}"); then
+    "$lfcheck" merge $parts --json "$dir/fmerged.json" >"$dir/fmerge.out" 2>&1
+    rc=$?
+    first=$(/usr/bin/python3 - "$dir/fault.json" "$dir/fmerged.json" <<'EOF'
+import json, sys
+keys = ("verdict", "failure", "scenario", "failing_index")
+a, b = (json.load(open(f))["runs"] for f in sys.argv[1:])
+print("same" if len(b) == 1 and all(a[0].get(k) == b[0].get(k) for k in keys) and "failing_index" in a[0]
+      else f"unsharded {[{k: r.get(k) for k in keys} for r in a]} merged {[{k: r.get(k) for k in keys} for r in b]}")
+EOF
+)
+    [ $rc -eq 1 ] && [ "$first" = same ] &&
+      ok "lin merge of a fault's shards: one failing run, the unsharded run's first failing scenario (exit 1)" ||
+      { fail "lin merge of a fault's shards: exit $rc, $first"; cat "$dir/fmerge.out"; }
   fi
   "${lplan[@]}" --shard 8/9 --quiet --json "$dir/lempty.json" >"$dir/lempty.out" 2>&1
   rc=$?
