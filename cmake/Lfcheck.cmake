@@ -41,7 +41,7 @@ include_guard(GLOBAL)
 
 # Where lfcheck's runner sources and scripts are: its source tree (lfcheck's own
 # build, add_subdirectory, FetchContent) or an installed prefix (find_package).
-if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../harness/model_main.cpp)
+if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../harness/model/main.cpp)
   get_filename_component(_lfcheck_data ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
   set(_lfcheck_driver ${_lfcheck_data}/lfcheck)
 else()
@@ -82,23 +82,23 @@ function(_lfcheck_layer_on layer out)
 endfunction()
 
 # The runners' main()s, compiled once per project (OBJECT libraries), with the
-# project's source root so failure tables name its files (model_failure_report.hpp).
+# project's source root so failure tables name its files (harness/model/failure_report.hpp).
 function(_lfcheck_runner layer out)
   set(target lfcheck_runner_${layer})
   if(NOT TARGET ${target})
     get_property(data GLOBAL PROPERTY LFCHECK_DATA_DIR)
     if(layer STREQUAL "model")
-      add_library(${target} OBJECT ${data}/harness/model_main.cpp)
+      add_library(${target} OBJECT ${data}/harness/model/main.cpp)
       target_link_libraries(${target} PRIVATE lfcheck::model)
     elseif(layer STREQUAL "lin_model")
-      add_library(${target} OBJECT ${data}/harness/lin_model_main.cpp)
+      add_library(${target} OBJECT ${data}/harness/lin/model_main.cpp)
       target_link_libraries(${target} PRIVATE lfcheck::model)
     elseif(layer STREQUAL "stress")
-      add_library(${target} OBJECT ${data}/harness/stress_main.cpp ${data}/harness/sanitizer_defaults.cpp)
+      add_library(${target} OBJECT ${data}/harness/stress/main.cpp ${data}/harness/stress/sanitizer_defaults.cpp)
       target_link_libraries(${target} PRIVATE lfcheck::stress)
       lfcheck_sanitizer_defaults(${target} ${data}/sanitizer_configs)
     elseif(layer STREQUAL "props")
-      add_library(${target} OBJECT ${data}/harness/props_main.cpp)
+      add_library(${target} OBJECT ${data}/harness/props/main.cpp)
       target_link_libraries(${target} PRIVATE lfcheck::props)
     endif()
     target_compile_definitions(${target} PRIVATE LFCHECK_SOURCE_ROOT="${CMAKE_SOURCE_DIR}"

@@ -81,10 +81,12 @@ install(DIRECTORY harness/ DESTINATION ${_inc}/harness FILES_MATCHING PATTERN "*
 install(FILES specs/spec.hpp DESTINATION ${_inc}/specs)
 install(FILES property_tests/spec_state_machine.hpp property_tests/fault_selection.hpp
         DESTINATION ${_inc}/property_tests)
-install(FILES harness/model_main.cpp harness/lin_model_main.cpp harness/stress_main.cpp harness/props_main.cpp
-              harness/sanitizer_defaults.cpp harness/mutants.py harness/merge_reports.py harness/lin_report.py
-              harness/one_line_argparse.py
-        DESTINATION ${_share}/harness)
+install(FILES harness/model/main.cpp DESTINATION ${_share}/harness/model)
+install(FILES harness/lin/model_main.cpp DESTINATION ${_share}/harness/lin)
+install(FILES harness/stress/main.cpp harness/stress/sanitizer_defaults.cpp DESTINATION ${_share}/harness/stress)
+install(FILES harness/props/main.cpp DESTINATION ${_share}/harness/props)
+install(FILES tools/mutants.py tools/merge_reports.py tools/lin_report.py tools/one_line_argparse.py
+        DESTINATION ${_share}/tools)
 install(FILES cmake/LfcheckFaultsTests.cmake DESTINATION ${_share}/cmake)
 install(DIRECTORY sanitizer_configs DESTINATION ${_share})
 install(PROGRAMS tests/checked.sh tests/check_faults_caught.sh DESTINATION ${_share}/tests)

@@ -2,7 +2,7 @@
 // registration TU (models/NAME_lin.cpp). The TU is compiled into both layers:
 //   model build (g++, RelacySync): an entry of lin_registry(), run by lfcheck-lin-model;
 //   real-thread build (LFCHECK_REAL_THREADS, TSan/ASan/plain): the spec's stress
-//   workloads in stress_registry() (lin_stress.hpp), run by lfcheck-stress.
+//   workloads in stress_registry() (harness/lin/stress.hpp), run by lfcheck-stress.
 // Both instantiate the Subject for every fault of the spec's catalogue.
 #pragma once
 
@@ -13,9 +13,9 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
-#include "harness/lin_driver.hpp"
+#include "harness/lin/driver.hpp"
 #include "harness/registration.hpp"
-#include "harness/spec_subject.hpp"
+#include "harness/lin/spec_subject.hpp"
 
 namespace lfcheck::lin {
 
@@ -43,12 +43,12 @@ inline std::vector<LinEntry>& lin_registry() {
                 "the spec's name and the NAME of lfcheck_add_structure(NAME ...) must agree")
 
 #if defined(LFCHECK_REAL_THREADS)
-#include "harness/lin_stress.hpp"
+#include "harness/lin/stress.hpp"
 #define LFCHECK_LIN(SpecType)         \
   LFCHECK_CHECK_SPEC_NAME(SpecType); \
   static const ::lfcheck::lin::LinStressRegistrar<SpecType> lfcheck_lin_stress_registrar
 #else
-#include "harness/lin_model.hpp"
+#include "harness/lin/model.hpp"
 
 namespace lfcheck::lin {
 

@@ -1,5 +1,5 @@
 // LFCHECK_MODEL(FaultEnum, Scenario) registers a scenario (the contract is in
-// harness/relacy_registry.hpp); LFCHECK_MODEL(Scenario) one without a fault
+// harness/model/relacy_registry.hpp); LFCHECK_MODEL(Scenario) one without a fault
 // parameter (a structure without seeded faults). The same models/NAME_models.cpp is compiled into
 // two binaries, so each scenario is instantiated per backend:
 //   lfcheck-model  (RelacySync): the Relacy model checker explores it;
@@ -9,9 +9,9 @@
 #pragma once
 
 #if defined(LFCHECK_REAL_THREADS)
-#include "harness/litmus_registry.hpp"
+#include "harness/stress/litmus_registry.hpp"
 #else
-#include "harness/relacy_registry.hpp"
+#include "harness/model/relacy_registry.hpp"
 #endif
 
 #define LFCHECK_MODEL(...) \

@@ -22,7 +22,7 @@
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/registration.hpp"
-#include "harness/stress_run.hpp"
+#include "harness/stress/run.hpp"
 
 namespace lfcheck {
 

@@ -1,7 +1,7 @@
 // Which seeded fault the property tests instantiate: LFCHECK_FAULT in the
 // environment (set by `./lfcheck props NAME --fault F`). A structure whose
 // catalogue does not hold that fault runs its correct code; if no test that ran
-// held it, lfcheck-props exits 2 (harness/props_main.cpp): the fault never ran.
+// held it, lfcheck-props exits 2 (harness/props/main.cpp): the fault never ran.
 #pragma once
 
 #include <atomic>

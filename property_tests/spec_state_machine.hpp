@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "property_tests/fault_selection.hpp"
-#include "harness/spec_subject.hpp"
+#include "harness/lin/spec_subject.hpp"
 #include "specs/spec.hpp"
 #include "sync/std_sync.hpp"
 

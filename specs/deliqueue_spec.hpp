@@ -563,9 +563,9 @@ struct DeliQueueSpecOf : DeliQueueModel {
   static rc::Gen<Call> gen_call(spec::Slot slot) { return gen_call_for(slot, LongHistory); }
   template <class Sync, Fault F>
   struct Subject : QueueSubject<DeliQueue<Sync, F, VirtualClock<Sync>>, Sync, Pool<Sync>> {};
-  // lin.history: 10,000 calls from up to 15 threads (harness/lin_stress.hpp).
+  // lin.history: 10,000 calls from up to 15 threads (harness/lin/stress.hpp).
   using HistorySpec = DeliQueueSpecOf<kSetupLabel, 10000, 0, true>;
-  // Its pacing (harness/history_pacing.hpp; lin.history only). The rates of
+  // Its pacing (harness/lin/history_pacing.hpp; lin.history only). The rates of
   // gen_history_call alone do not keep the queue short: the posters run their
   // calls in bursts (2,500 fit in one time slice on 2 cores), so unpaced the queue
   // reached ~900 messages while the Looper was off the CPU, every search node

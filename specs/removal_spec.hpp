@@ -614,9 +614,9 @@ struct RemovalSpecOf : RemovalModel {
   }
   template <class Sync, Fault F>
   struct Subject : QueueSubject<Sync, F, Pool<Sync>> {};
-  // lin.history: 10,000 calls from up to 15 threads (harness/lin_stress.hpp).
+  // lin.history: 10,000 calls from up to 15 threads (harness/lin/stress.hpp).
   using HistorySpec = RemovalSpecOf<kSetupLabel, 10000, 0, true>;
-  // Its pacing (harness/history_pacing.hpp; lin.history only), as DeliQueue's
+  // Its pacing (harness/lin/history_pacing.hpp; lin.history only), as DeliQueue's
   // (specs/deliqueue_spec.hpp): a poster waits while 16 messages are queued.
   static constexpr long history_backlog = 16;
   static bool fills(const Call& c) { return c.op == Op::post; }

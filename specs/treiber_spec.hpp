@@ -12,7 +12,7 @@
 // design. So the sequential props use a small capacity (TreiberSpecOf<6>: "full"
 // is reached and must refuse exactly then), and the concurrent scenarios one no
 // generated scenario can fill (TreiberSpec: 32 >= the most pushes a scenario has,
-// lin_scenario.hpp's ceilings), where every push must succeed.
+// harness/lin/scenario.hpp's ceilings), where every push must succeed.
 //
 // for_each is generated only where it runs alone (props, a scenario's prefix or
 // suffix): a traversal concurrent with pops is not linearizable by design (the

@@ -44,7 +44,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "harness/sanitizer.hpp"
+#include "harness/stress/sanitizer.hpp"
 #include "harness/stress_registry.hpp"
 #include "structures/shutdown/native_resource.hpp"
 #include "structures/shutdown/refcounted_shutdown.hpp"

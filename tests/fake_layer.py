@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """fake_layer.py LAYER [args]: a stand-in for lfcheck-model, lfcheck-stress or
 lfcheck-props with scripted outcomes, so tests/mutants_truth.sh can check how the
-kill matrix (harness/mutants.py) judges every kind of result in seconds.
+kill matrix (tools/mutants.py) judges every kind of result in seconds.
 
 FAKE_OUTCOMES (environment): comma-separated LAYER:FAULT=OUTCOME, FAULT "correct"
 for the correct code. Outcomes:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # model_slices_truth.sh MODEL_TREIBER — --first-failure runs the sampled runs in
-# round-robin slices (harness/plan_slices.hpp, issue 17), and slicing changes which
+# round-robin slices (harness/model/plan_slices.hpp, issue 17), and slicing changes which
 # iterations run first, never which iterations run or what they find.
 #   same work     a sliced random run (2,500 iterations: slices of 1,000, 1,000,
 #                 500) reports one run of 2,500 iterations, as the unsliced run

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mutants_truth.sh — how the kill matrix (harness/mutants.py) judges each kind of
+# mutants_truth.sh — how the kill matrix (tools/mutants.py) judges each kind of
 # result, with scripted stand-ins for the layer binaries (tests/fake_layer.py), so
 # every case takes a second or two:
 #   caught    only exit 1 with the layer's evidence (props: RapidCheck's
@@ -14,7 +14,7 @@
 #   usage     a bad option value is one line on stderr, exit 2
 set -u
 source "$(dirname "$0")/truth_lib.sh"
-mutants=$here/../harness/mutants.py
+mutants=$here/../tools/mutants.py
 for layer in model stress props; do
   printf '#!/bin/sh\nexec /usr/bin/python3 %s %s "$@"\n' "$here/fake_layer.py" $layer >"$dir/$layer"
   chmod +x "$dir/$layer"
@@ -120,18 +120,18 @@ if matrix whole 0 "$all_caught"; then
     [ "$(rows gtest1)" = "$(rows shard1)" ] && ok "GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=3 = --shard 1/3" ||
       fail "GoogleTest's shard variables give other rows than --shard 1/3"
   fi
-  /usr/bin/python3 "$here/../harness/merge_reports.py" "${shard_files[@]}" --json "$dir/merged.json" \
+  /usr/bin/python3 "$here/../tools/merge_reports.py" "${shard_files[@]}" --json "$dir/merged.json" \
     >"$dir/merge.out" 2>&1; rc=$?
   [ $rc -eq 0 ] && [ "$(rows merged)" = "$(rows whole)" ] &&
     [ "$(q merged "sorted(k for k in d)")" = "$(q whole "sorted(k for k in d)")" ] &&
     [ "$(q merged "(d['false_alarms'], d['unchecked'], d['complete'])")" = "(0, 0, True)" ] &&
     ok "merge of the 3 shards = the unsharded matrix (up to order and seconds), exit 0" ||
     { fail "merge of the 3 shards: exit $rc, or not the unsharded matrix"; cat "$dir/merge.out"; }
-  /usr/bin/python3 "$here/../harness/merge_reports.py" "$dir/shard0.json" "$dir/shard0.json" "$dir/shard1.json" \
+  /usr/bin/python3 "$here/../tools/merge_reports.py" "$dir/shard0.json" "$dir/shard0.json" "$dir/shard1.json" \
     "$dir/shard2.json" >"$dir/merge2.out" 2>&1; rc=$?
   [ $rc -eq 2 ] && grep -q "fake.a in" "$dir/merge2.out" && ok "a shard merged twice: the overlap named, exit 2" ||
     fail "a shard merged twice: exit $rc"
-  /usr/bin/python3 "$here/../harness/merge_reports.py" "$dir/shard0.json" "$dir/shard2.json" >"$dir/merge3.out" 2>&1; rc=$?
+  /usr/bin/python3 "$here/../tools/merge_reports.py" "$dir/shard0.json" "$dir/shard2.json" >"$dir/merge3.out" 2>&1; rc=$?
   [ $rc -eq 2 ] && grep -q "shards 1 of 3 are missing" "$dir/merge3.out" && ok "a missing shard: named, incomplete, exit 2" ||
     { fail "a missing shard: exit $rc"; cat "$dir/merge3.out"; }
 fi

@@ -88,7 +88,7 @@ if run beats 0 -- "$stress" shutdown --workload lin.scenarios --lin-scenarios 3 
 fi
 
 # --- long histories of a queue are paced -------------------------------------------
-# DeliQueue's and removal's lin.history (harness/history_pacing.hpp): the posters
+# DeliQueue's and removal's lin.history (harness/lin/history_pacing.hpp): the posters
 # wait while 16 messages are queued, so every history's check finishes. Unpaced,
 # deliqueue seed 1 met a history with 1,442 queued whose check ran past its 60 s
 # budget (unknown).

@@ -16,7 +16,7 @@
 // read the old values (x86 reorders exactly that). So Boost's full and empty answers
 // together are not linearizable, not even sequentially consistent; FIFO order and every
 // value are. A ring that no scenario can fill (at most 4 prefix calls + 8 pushes < 16,
-// harness/lin_scenario.hpp)
+// harness/lin/scenario.hpp)
 // leaves only the consumer's stale reads, which a sequential order explains (the pop
 // before the push). Long histories may fill it: their seq_cst fence before each response
 // stamp drains the store buffer, so there every answer is linearizable.

@@ -1,4 +1,4 @@
-// Probe scenarios for the model runner's own tests: linked with harness/model_main.cpp
+// Probe scenarios for the model runner's own tests: linked with harness/model/main.cpp
 // into lfcheck-model-probes (structure "probe"), never into lfcheck-model. Each one
 // makes a claim of the runner checkable from outside (tests/model_runner_truth.sh):
 //   counted  counts the executions it was built for itself and prints the count at

@@ -1,4 +1,4 @@
-// Probe workloads for the stress runner's own tests: linked with harness/stress_main.cpp
+// Probe workloads for the stress runner's own tests: linked with harness/stress/main.cpp
 // into lfcheck-stress-probes (plain, and in the TSan and ASan+UBSan sub-builds),
 // never into lfcheck-stress. Each makes a claim of the runner checkable from outside
 // (tests/stress_runner_truth.sh):

@@ -15,7 +15,7 @@
 //    as NONDETERMINISTIC SCENARIO (exit 1).
 //  - `executions` is counted where executions happen: ExecutionTick, the first
 //    member of the test suite object Relacy builds at the start of every execution
-//    (RelacyModel in relacy_registry.hpp). It is harness bookkeeping, invisible to
+//    (RelacyModel in harness/model/relacy_registry.hpp). It is harness bookkeeping, invisible to
 //    Relacy (Relacy runs every thread of a simulation as a fiber of one OS thread,
 //    and one simulation at a time per process: its context is a global).
 //  - An execution limit stops a run after N executions (the history re-run: 1; a
@@ -29,13 +29,13 @@
 //  - A tree search stopped by the limit or the budget leaves `resume_state`:
 //    Relacy's state of the execution it did not run (no runner resumes from it
 //    yet: slicing a search that way is untested, nothing relies on it), and
-//    `search_fraction`: its explored fraction (an estimate, tree_estimate.hpp).
+//    `search_fraction`: its explored fraction (an estimate, harness/model/tree_estimate.hpp).
 //  - `whole_space`: the scheduler ended on its own, after a search that started at
 //    its root (no initial state) — only then may a tree search be called exhaustive.
 //  - Progress: ModelRequest::observer is called after every execution starts
 //    (harness-side, from inside the simulation: it must not allocate); a tree
-//    search publishes its explored fraction (tree_estimate.hpp) for it.
-//  - The PCT scheduler (pct_scheduler.hpp) needs the length of an execution: a
+//    search publishes its explored fraction (harness/model/tree_estimate.hpp) for it.
+//  - The PCT scheduler (harness/model/pct_scheduler.hpp) needs the length of an execution: a
 //    few calibration executions at depth 1, uncounted and unreported, measure it
 //    before the run (pct_calibrate), unless the initial state names it.
 //
@@ -52,7 +52,7 @@
 // other search strategies.
 //
 //  - A signal in scenario code (SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT) ends its
-//    execution as a failure like any other (harness/model_crash.hpp): `crash` says
+//    execution as a failure like any other (harness/model/crash.hpp): `crash` says
 //    which, failure_words() gives "CRASH: SIGFPE", and the re-run must crash alike.
 //
 // Cost: one simulation; on a failure, one more execution.
@@ -64,9 +64,9 @@
 #include <string>
 #include <type_traits>
 
-#include "harness/pct_scheduler.hpp"
-#include "harness/tree_estimate.hpp"
-#include "harness/model_crash.hpp"
+#include "harness/model/pct_scheduler.hpp"
+#include "harness/model/tree_estimate.hpp"
+#include "harness/model/crash.hpp"
 #include "sync/relacy_sync.hpp"  // Relacy, with its macros put away
 
 namespace lfcheck {
@@ -142,7 +142,7 @@ struct ModelOutcome {
   bool whole_space = false;          // ended by the scheduler, from the root
   Stop stopped = Stop::none;         // passed so far, but ended by the execution limit or the budget
   std::string resume_state;          // a stopped tree search: where to go on from
-  double search_fraction = 0;        // a tree search: explored fraction at its end (tree_estimate.hpp)
+  double search_fraction = 0;        // a tree search: explored fraction at its end (harness/model/tree_estimate.hpp)
   bool reproduced = true;            // failing: the re-run failed the same way
   rl::test_result_e rerun_result = rl::test_result_success;
   std::string history;               // Relacy's history of the failing execution
@@ -169,7 +169,7 @@ rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out
   ledger.observer = observer;
   tree_search_fraction() = 0;
   params.collect_history = history;
-  CrashGuard crash_guard;  // a signal in scenario code fails the execution (model_crash.hpp)
+  CrashGuard crash_guard;  // a signal in scenario code fails the execution (harness/model/crash.hpp)
   return rl::run_test<Test, Scheduler>(params, state_out, history);
 }
 

@@ -32,7 +32,7 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
-#include "harness/model_run.hpp"
+#include "harness/model/run.hpp"
 #include "harness/registration.hpp"
 #include "harness/scenario.hpp"
 #include "sync/relacy_sync.hpp"
@@ -62,7 +62,7 @@ struct ModelEntry {
   std::string structure, scenario, description;
   unsigned threads;
   bool full_search;
-  // Runs the scenario with `fault` under the named scheduler (harness/model_run.hpp);
+  // Runs the scenario with `fault` under the named scheduler (harness/model/run.hpp);
   // false if the fault is not one of this structure's.
   std::function<bool(const std::string& scheduler, const ModelRequest&, std::string_view fault,
                      ModelOutcome& outcome)>

@@ -13,16 +13,16 @@
 #include <fstream>
 #include <sys/stat.h>
 
-#include "harness/artifacts.hpp"
-#include "harness/cli.hpp"
-#include "harness/failure_views.hpp"
-#include "harness/history.hpp"
-#include "harness/parallel_runs.hpp"
-#include "harness/plan_slices.hpp"
-#include "harness/progress.hpp"
-#include "harness/replay_file.hpp"
-#include "harness/report.hpp"
-#include "harness/model_failure_report.hpp"
+#include "harness/report/artifacts.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/report/failure_views.hpp"
+#include "harness/report/steps.hpp"
+#include "harness/model/parallel_runs.hpp"
+#include "harness/model/plan_slices.hpp"
+#include "harness/cli/progress.hpp"
+#include "harness/report/replay_file.hpp"
+#include "harness/report/report.hpp"
+#include "harness/model/failure_report.hpp"
 #include "harness/model_registry.hpp"
 
 namespace lfcheck {
@@ -189,12 +189,12 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
                   bool show_progress, std::uint64_t slice_first = 0, std::uint64_t slice_iterations = 0) {
   ProgressLine progress(e.structure + "/" + e.scenario + " " + scheduler, show_progress);
   ModelRequest request = request_for(scheduler, o);
-  if (slice_iterations) {  // one slice of a sampled run (plan_slices.hpp)
+  if (slice_iterations) {  // one slice of a sampled run (harness/model/plan_slices.hpp)
     request.first_iteration = slice_first;
     request.iterations = slice_iterations;
   }
   // Progress after every execution's start: a sampled run knows its total; a tree
-  // search only its explored fraction (an estimate, tree_estimate.hpp).
+  // search only its explored fraction (an estimate, harness/model/tree_estimate.hpp).
   struct Watch {
     ProgressLine* line;
     std::uint64_t total;  // 0: a tree search
@@ -237,7 +237,7 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
                 " executions that passed; the run's work was not done";
     r.str("failure", r.failure).str("stopped", "budget");
     if (scheduler == "bound" || scheduler == "full") {
-      // How far the search got: an estimate (tree_estimate.hpp), labelled as one.
+      // How far the search got: an estimate (harness/model/tree_estimate.hpp), labelled as one.
       char fraction[32];
       std::snprintf(fraction, sizeof fraction, "%.3g", outcome.search_fraction);
       r.fields.emplace_back("explored_estimate", fraction);
@@ -415,7 +415,7 @@ int main_impl(int argc, char** argv) {
     plan = std::move(mine);
     cli::acknowledge_sharding();
   }
-  // With --first-failure the sampled runs go in round-robin slices (plan_slices.hpp),
+  // With --first-failure the sampled runs go in round-robin slices (harness/model/plan_slices.hpp),
   // so a bug one scenario's sampling shows waits for a slice of each other
   // scenario, not for their whole runs. Not with --max-seconds (a budget per run)
   // or --replay (one execution).
@@ -428,7 +428,7 @@ int main_impl(int argc, char** argv) {
   } else {
     for (std::size_t r = 0; r < plan.size(); ++r) items.push_back({plan[r].first, plan[r].second, r, 0, 0});
   }
-  // Runs in worker processes (parallel_runs.hpp); records in plan order either way.
+  // Runs in worker processes (harness/model/parallel_runs.hpp); records in plan order either way.
   unsigned jobs = o.jobs ? o.jobs : static_cast<unsigned>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, items.size()));
   if (!o.replay.empty() || jobs == 0) jobs = 1;

@@ -22,15 +22,15 @@
 #include <sstream>
 #include <sys/stat.h>
 
-#include "harness/artifacts.hpp"
-#include "harness/cli.hpp"
-#include "harness/failure_views.hpp"
-#include "harness/replay_file.hpp"
-#include "harness/report.hpp"
-#include "harness/sanitizer.hpp"
-#include "harness/sanitizer_report.hpp"
+#include "harness/report/artifacts.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/report/failure_views.hpp"
+#include "harness/report/replay_file.hpp"
+#include "harness/report/report.hpp"
+#include "harness/stress/sanitizer.hpp"
+#include "harness/stress/sanitizer_report.hpp"
 #include "harness/stress_registry.hpp"
-#include "harness/stress_supervisor.hpp"
+#include "harness/stress/supervisor.hpp"
 #include "sync/std_sync.hpp"
 
 namespace lfcheck {
@@ -344,7 +344,7 @@ LFCHECK_NOT_SANITIZED void on_death() {
   }
 }
 
-// The supervisor's part after a run a sanitizer ended (harness/stress_supervisor.hpp):
+// The supervisor's part after a run a sanitizer ended (harness/stress/supervisor.hpp):
 // the short report (stem.report.txt) from the captured stderr, and the table and
 // trace from the rings the death callback dumped.
 void after_sanitizer_death(const std::string& captured, int) {
@@ -609,7 +609,7 @@ int main_impl(int argc, char** argv) {
   }
 
   // A sanitizer ends the process on a report: a supervisor process then writes the
-  // table, trace and short report the dying runner cannot (stress_supervisor.hpp).
+  // table, trace and short report the dying runner cannot (harness/stress/supervisor.hpp).
   if (std::strcmp(kSanitizerName, "none") != 0) supervise(after_sanitizer_death);
 
   if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);

@@ -3,7 +3,7 @@
 // fails — RapidCheck's shrinks of the scenario (fewer threads, fewer calls,
 // simpler arguments), greedily: the first smaller scenario that still fails
 // replaces it, until none does or the shrink budget is spent. The runner is
-// the layer's: Relacy (lin_model.hpp) or real threads (lin_stress.hpp).
+// the layer's: Relacy (harness/lin/model.hpp) or real threads (harness/lin/stress.hpp).
 //
 // Scenario i of seed s is a pure function of (s, i): a run replays from its seed,
 // and a shard (LinOptions::shard of shards) runs the scenarios i = shard mod shards.
@@ -17,9 +17,9 @@
 #include <cstdint>
 #include <string>
 
-#include "harness/lin_outcome.hpp"
-#include "harness/lin_scenario.hpp"
-#include "harness/progress.hpp"
+#include "harness/lin/outcome.hpp"
+#include "harness/lin/scenario.hpp"
+#include "harness/cli/progress.hpp"
 
 namespace lfcheck::lin {
 

@@ -32,7 +32,7 @@
 // become the per-thread table and the trace of the last moments before it. When a
 // sanitizer ends the process, dump_rings() writes them as text from the death
 // callback (raw write(2), no allocation, not instrumented: the other threads are
-// still writing them) and the supervisor renders them (harness/stress_supervisor.hpp).
+// still writing them) and the supervisor renders them (harness/stress/supervisor.hpp).
 #pragma once
 
 #include <atomic>
@@ -52,7 +52,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "harness/progress.hpp"
+#include "harness/cli/progress.hpp"
 
 // Code that runs inside a sanitizer's report while the process dies (the ring
 // dump): no instrumentation at all (clang's disable_sanitizer_instrumentation: not
@@ -77,7 +77,7 @@ struct StressOptions {
   std::uint64_t seed = 0;
   bool progress = true;
   double hang_seconds = 0;  // the runner's no-progress window (a workload's own watchdog uses it too)
-  // The lin.scenarios workload (harness/lin_stress.hpp): how many generated
+  // The lin.scenarios workload (harness/lin/stress.hpp): how many generated
   // scenarios (0: as many as the budget allows) and their shape.
   std::uint64_t lin_scenarios = 0;
   unsigned lin_threads = 3, lin_ops = 5;

@@ -6,7 +6,7 @@
 // under TSan and ASan+UBSan, as workloads named "litmus.<scenario>".
 //
 // A failed Sync::check in a scenario is recorded as the run's failure by the
-// stress runner's check handler (harness/stress_main.cpp), as for any workload.
+// stress runner's check handler (harness/stress/main.cpp), as for any workload.
 //
 // Budget: one execution counts as 100 operations of the stress budget (--ops N
 // runs N/100 executions, at least 1), or the --duration. Either way at least one

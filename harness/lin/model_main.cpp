@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli.hpp"
+#include "harness/cli/cli.hpp"
 #include "harness/lin_registry.hpp"
-#include "harness/model_failure_report.hpp"
-#include "harness/replay_file.hpp"
-#include "harness/report.hpp"
+#include "harness/model/failure_report.hpp"
+#include "harness/report/replay_file.hpp"
+#include "harness/report/report.hpp"
 
 namespace lfcheck::lin {
 namespace {

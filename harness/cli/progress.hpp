@@ -5,7 +5,7 @@
 // A search whose total is not known (Relacy's bound and full searches) says so:
 // update_search() prints the executions, elapsed time and rate, and either an
 // estimate of the total — always labelled "estimate", from the explored fraction
-// of harness/tree_estimate.hpp — or "total unknown" while that fraction is too
+// of harness/model/tree_estimate.hpp — or "total unknown" while that fraction is too
 // small to mean anything. It never prints an ETA as if the total were known.
 #pragma once
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "harness/artifacts.hpp"
+#include "harness/report/artifacts.hpp"
 
 namespace lfcheck {
 

@@ -1,4 +1,4 @@
-// Pacing of a long history (lin.history, harness/lin_stress.hpp) for a spec whose
+// Pacing of a long history (lin.history, harness/lin/stress.hpp) for a spec whose
 // state grows with what the calls leave behind: a message queue that one owner
 // (the Looper, thread 0) drains and the other threads fill.
 //

@@ -38,7 +38,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "harness/report.hpp"
+#include "harness/report/report.hpp"
 
 namespace lfcheck {
 

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/report.hpp"
+#include "harness/report/report.hpp"
 
 namespace lfcheck {
 

@@ -1,6 +1,6 @@
 // PCT (probabilistic concurrency testing, Burckhardt et al., ASPLOS 2010) as a
 // Relacy scheduler: lfcheck's own class deriving from rl::scheduler, plugged into
-// rl::run_test<Test, pct_scheduler<N>> (harness/model_run.hpp); no Relacy header
+// rl::run_test<Test, pct_scheduler<N>> (harness/model/run.hpp); no Relacy header
 // is changed.
 //
 // One execution: every thread gets a distinct random priority in [d, d + n) and

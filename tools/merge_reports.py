@@ -25,7 +25,7 @@ report, e.g. `lfcheck run` in a shard).
 
 A run that appears in two files (the same structure, scenario or workload,
 scheduler, bound, depth, fault and seed) means the shards overlapped: the merge
-says so and exits 2. Exit status otherwise as for one run (harness/report.hpp):
+says so and exits 2. Exit status otherwise as for one run (harness/report/report.hpp):
 1 if any run failed, else 2 if any run is an error or there is no run, else 0.
 
 Kill matrices (the --json of `lfcheck mutants --shard I/N`: {"faults":[...],

@@ -1,6 +1,6 @@
 // One execution of a generated scenario, written once for both layers: the model
-// layer's Relacy test (lin_model.hpp, a Subject over RelacySync) and the stress
-// layer's litmus (lin_stress.hpp, a Subject over StdSync) call these from their
+// layer's Relacy test (harness/lin/model.hpp, a Subject over RelacySync) and the stress
+// layer's litmus (harness/lin/stress.hpp, a Subject over StdSync) call these from their
 // before(), thread(t) and after(), and differ only in how a rejected outcome
 // fails the execution (a Relacy assertion, or the stress run's failure).
 //
@@ -15,8 +15,8 @@
 
 #include <cstddef>
 
-#include "harness/lin_outcome.hpp"
-#include "harness/lin_scenario.hpp"
+#include "harness/lin/outcome.hpp"
+#include "harness/lin/scenario.hpp"
 #include "lin/checker.hpp"
 
 namespace lfcheck::lin {

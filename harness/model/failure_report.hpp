@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/artifacts.hpp"
-#include "harness/failure_views.hpp"
-#include "harness/history.hpp"
-#include "harness/replay_file.hpp"
+#include "harness/report/artifacts.hpp"
+#include "harness/report/failure_views.hpp"
+#include "harness/report/steps.hpp"
+#include "harness/report/replay_file.hpp"
 #include "sync/relacy_sync.hpp"
 
 namespace lfcheck {

@@ -1,12 +1,12 @@
 // Linearizability under the C++ memory model as Relacy explores it: one
-// generated scenario (lin_scenario.hpp) run by Relacy, its Subject instantiated
+// generated scenario (harness/lin/scenario.hpp) run by Relacy, its Subject instantiated
 // with RelacySync, every execution's results checked by lin::check in after().
 //
 // Each scenario runs with the random scheduler (LinOptions::random_iterations
 // executions) and then with the context-bound search (bound K), which is
 // exhaustive up to K preemptions when it finishes within bound_executions; a
 // search the execution limit stopped is not exhaustive. Both go through
-// lfcheck's own simulate (model_run.hpp): the first verdict is kept, the failing
+// lfcheck's own simulate (harness/model/run.hpp): the first verdict is kept, the failing
 // execution is re-run alone for its history, a failure that does not come back
 // is NONDETERMINISTIC SCENARIO, and executions are counted where they happen.
 //
@@ -24,21 +24,21 @@
 #include <memory>
 #include <string>
 
-#include "harness/lin_execution.hpp"
-#include "harness/lin_outcome.hpp"
-#include "harness/lin_scenario.hpp"
-#include "harness/spec_subject.hpp"
+#include "harness/lin/execution.hpp"
+#include "harness/lin/outcome.hpp"
+#include "harness/lin/scenario.hpp"
+#include "harness/lin/spec_subject.hpp"
 #include "lin/checker.hpp"
 #include "lin/table.hpp"
 // Relacy last: everything above includes its standard headers first.
-#include "harness/model_run.hpp"
-#include "harness/relacy_registry.hpp"
+#include "harness/model/run.hpp"
+#include "harness/model/relacy_registry.hpp"
 #include "sync/relacy_sync.hpp"
 
 namespace lfcheck::lin {
 
 // State shared by the runner and the per-execution test objects of one search:
-// the execution's bookkeeping (lin_execution.hpp) and whether the checker
+// the execution's bookkeeping (harness/lin/execution.hpp) and whether the checker
 // rejected an outcome (else the failure was another check's).
 template <class S>
 struct ModelShared : ExecutionBook<S> {

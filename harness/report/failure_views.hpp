@@ -1,4 +1,4 @@
-// Two views of a failing execution (harness/history.hpp steps):
+// Two views of a failing execution (harness/report/steps.hpp steps):
 //  - a per-thread table for the terminal: one column per thread, one row per
 //    step, with the variable, the operation, the value, the memory order and
 //    the source line;
@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/artifacts.hpp"
-#include "harness/history.hpp"
-#include "harness/report.hpp"
+#include "harness/report/artifacts.hpp"
+#include "harness/report/steps.hpp"
+#include "harness/report/report.hpp"
 
 namespace lfcheck {
 

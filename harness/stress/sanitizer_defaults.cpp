@@ -1,7 +1,7 @@
 // The sanitizers' default options, taken from sanitizer_configs/*.options at
 // build time (cmake/LfcheckFlags.cmake). The environment variables (TSAN_OPTIONS,
 // ...) still take precedence, as the sanitizer runtimes define.
-#include "harness/sanitizer.hpp"
+#include "harness/stress/sanitizer.hpp"
 
 #define LFCHECK_DEFAULT_OPTIONS(function, text) \
   extern "C" const char* function() { return text; }

@@ -1,12 +1,12 @@
 // What running one generated scenario produced, in either layer, and the
-// options of a lin run. Shared by the layer runners (lin_model.hpp, the lin
-// stress workloads) and the driver that generates and shrinks (lin_driver.hpp).
+// options of a lin run. Shared by the layer runners (harness/lin/model.hpp, the lin
+// stress workloads) and the driver that generates and shrinks (harness/lin/driver.hpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "harness/lin_scenario.hpp"
+#include "harness/lin/scenario.hpp"
 #include "lin/checker.hpp"
 
 namespace lfcheck::lin {

@@ -1,12 +1,12 @@
 // Linearizability on real threads: a spec's generated scenarios as litmus tests
 // (the threads released together from a start line, execution after execution,
-// as for every real_threads scenario: litmus_registry.hpp), under TSan, ASan or
+// as for every real_threads scenario: harness/stress/litmus_registry.hpp), under TSan, ASan or
 // no sanitizer, in the stress layer as the workload "lin.scenarios".
 //
 // Every execution's results are checked in program order (the prefix before,
 // each thread in order, threads concurrent, the suffix after: the same partial
 // order as under Relacy, so a verdict means the same in both layers). The first
-// failing scenario is shrunk (lin_driver.hpp) and printed as a per-thread table;
+// failing scenario is shrunk (harness/lin/driver.hpp) and printed as a per-thread table;
 // the run fails with the checker's words and the seed's replay line.
 //
 // Budget: --lin-scenarios N scenarios, else one execution counts as 100
@@ -25,13 +25,13 @@
 
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
-#include "harness/history_pacing.hpp"
-#include "harness/lin_driver.hpp"
-#include "harness/lin_execution.hpp"
-#include "harness/lin_outcome.hpp"
-#include "harness/litmus_registry.hpp"
-#include "harness/sanitizer.hpp"
-#include "harness/spec_subject.hpp"
+#include "harness/lin/history_pacing.hpp"
+#include "harness/lin/driver.hpp"
+#include "harness/lin/execution.hpp"
+#include "harness/lin/outcome.hpp"
+#include "harness/stress/litmus_registry.hpp"
+#include "harness/stress/sanitizer.hpp"
+#include "harness/lin/spec_subject.hpp"
 #include "harness/stress_registry.hpp"
 #include "lin/checker.hpp"
 #include "lin/table.hpp"
@@ -41,7 +41,7 @@ namespace lfcheck::lin {
 
 constexpr std::uint64_t kExecutionsPerScenario = 1000;
 
-// The execution's bookkeeping (lin_execution.hpp) and the first rejected outcome.
+// The execution's bookkeeping (harness/lin/execution.hpp) and the first rejected outcome.
 template <class S>
 struct StressShared : ExecutionBook<S> {
   StressRun* run = nullptr;  // this scenario's run: a rejected history fails it
@@ -202,7 +202,7 @@ struct LinHistoryWorkload {
         for (std::uint64_t i = 0; i < per_thread; ++i) calls[t].push_back(gen(random.split(), rc::kNominalSize).value());
       }
     };
-    HistoryPacing<S> pacing;  // used only when the spec opts in (harness/history_pacing.hpp)
+    HistoryPacing<S> pacing;  // used only when the spec opts in (harness/lin/history_pacing.hpp)
     prepare();
     if constexpr (paced_history<S>) pacing.start_round(n);
     auto op = [&](unsigned t, std::mt19937_64&) {
