@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""scheduler_compare.py MODEL [--seeds 5] [--cap 4] [--depths 2,3] [--structure S]:
-Relacy's random scheduler against lfcheck's PCT scheduler on every seeded fault the
-model layer is meant to catch (issue 17).
+"""scheduler_compare.py MODEL [--seeds 5] [--cap 4] [--depths 2,3] [--dpor] [--structure S]:
+Relacy's random scheduler against lfcheck's PCT scheduler (and, with --dpor, its DPOR
+search) on every seeded fault the model layer is meant to catch (issues 17, 29).
+DPOR is deterministic (no seed): it runs once per fault, each scenario's search to its
+end (or to the first failure), in the plan's order.
 
 For each fault, each scheduler (random; pct at each depth) and each seed, it runs
   MODEL STRUCTURE --fault F --scheduler S [--depth D] --seed s --first-failure --jobs 1
@@ -73,6 +75,7 @@ def main():
     ap.add_argument("--cap", type=float, default=4.0, help="seconds per command (default 4)")
     ap.add_argument("--depths", default="2,3", help="pct depths to try (default 2,3)")
     ap.add_argument("--structure", default="")
+    ap.add_argument("--dpor", action="store_true", help="also lfcheck's DPOR search (one run per fault)")
     ap.add_argument("--json")
     a = ap.parse_args()
     listing = subprocess.run([a.model, "--list-faults-json"] + ([a.structure] if a.structure else []),
@@ -81,13 +84,15 @@ def main():
         return 2
     faults = [f for f in json.loads(listing.stdout)["faults"] if "model" in f["expected_layers"]]
     schedulers = [("random", 0)] + [("pct", int(d)) for d in a.depths.split(",") if d]
+    if a.dpor:
+        schedulers.append(("dpor", 0))
     cells = {}
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         for f in faults:
             for s, d in schedulers:
                 runs = []
-                for seed in range(a.seeds):
+                for seed in range(1 if s == "dpor" else a.seeds):
                     r = one(a.model, f["name"], f["mechanism"], s, d, seed, a.cap, tmp)
                     if r is None:
                         return 2

@@ -81,11 +81,10 @@ install(DIRECTORY harness/ DESTINATION ${_inc}/harness FILES_MATCHING PATTERN "*
 install(FILES specs/spec.hpp DESTINATION ${_inc}/specs)
 install(FILES property_tests/spec_state_machine.hpp property_tests/fault_selection.hpp
         DESTINATION ${_inc}/property_tests)
-install(FILES harness/model/main.cpp DESTINATION ${_share}/harness/model)
-install(FILES harness/lin/model_main.cpp DESTINATION ${_share}/harness/lin)
-install(FILES harness/stress/main.cpp harness/stress/sanitizer_defaults.cpp DESTINATION ${_share}/harness/stress)
-install(FILES harness/props/main.cpp DESTINATION ${_share}/harness/props)
-install(FILES tools/mutants.py tools/merge_reports.py tools/lin_report.py tools/one_line_argparse.py
+# The runners are libraries (cmake/LfcheckRunners.cmake); a project compiles only
+# this unit of theirs (the sanitizer options of its stress binaries).
+install(FILES harness/stress/sanitizer_defaults.cpp DESTINATION ${_share}/harness/stress)
+install(FILES tools/mutants.py tools/merge_reports.py tools/lin_report.py tools/verdicts.py tools/one_line_argparse.py
         DESTINATION ${_share}/tools)
 install(FILES cmake/LfcheckFaultsTests.cmake DESTINATION ${_share}/cmake)
 install(DIRECTORY sanitizer_configs DESTINATION ${_share})

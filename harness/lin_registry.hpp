@@ -46,7 +46,7 @@ inline std::vector<LinEntry>& lin_registry() {
 #include "harness/lin/stress.hpp"
 #define LFCHECK_LIN(SpecType)         \
   LFCHECK_CHECK_SPEC_NAME(SpecType); \
-  static const ::lfcheck::lin::LinStressRegistrar<SpecType> lfcheck_lin_stress_registrar
+  static const ::lfcheck::lin::LinStressRegistrar<SpecType> LFCHECK_PP_CAT(lfcheck_lin_stress_registrar_, __LINE__)
 #else
 #include "harness/lin/model.hpp"
 
@@ -61,26 +61,34 @@ struct LinModelRegistrar {
   LinModelRegistrar() {
     using Fault = spec::FaultOf<S>;
     register_faults<Fault>();
-    lin_registry().push_back(
-        {S::name,
-         [](const LinOptions& o, std::string_view fault, LinSummary& out) {
-           return with_fault<Fault>(fault, [&](auto f) {
-             constexpr auto F = decltype(f)::value;
-             out = drive_two_pass<S>(
-                 o, std::string("lin ") + S::name + " model",
-                 [&](const Scenario<S>& sc) { return run_sampled_scenario<S, F>(sc, o); },
-                 [&](const Scenario<S>& sc) { return run_bound_scenario<S, F>(sc, o); },
-                 [&](const Scenario<S>& sc) { return run_model_scenario<S, F>(sc, o); });
-           });
-         },
-         [](const std::string& encoded, const LinOptions& o, std::string_view fault,
-            const std::string& scheduler, const std::string& state, LinOutcome& out) {
-           Scenario<S> sc;
-           if (!decode(encoded, sc)) return false;
-           return with_fault<Fault>(fault, [&](auto f) {
-             out = replay_model_scenario<S, decltype(f)::value>(sc, o, scheduler, state);
-           });
-         }});
+    lin_registry().push_back({S::name, &run, &replay});
+  }
+
+ private:
+  // Only the hooks depend on the fault (lin_model_hooks): the driver, the checker
+  // and the generators are compiled once per spec.
+  static const model::ScenarioHooks* hooks_of(std::string_view fault) {
+    const model::ScenarioHooks* hooks = nullptr;
+    with_fault<spec::FaultOf<S>>(fault, [&](auto f) { hooks = &lin_model_hooks<S, decltype(f)::value>(); });
+    return hooks;
+  }
+  static bool run(const LinOptions& o, std::string_view fault, LinSummary& out) {
+    const model::ScenarioHooks* hooks = hooks_of(fault);
+    if (!hooks) return false;
+    out = drive_two_pass<S>(
+        o, std::string("lin ") + S::name + " model",
+        [&](const Scenario<S>& sc) { return run_sampled_scenario<S>(*hooks, sc, o); },
+        [&](const Scenario<S>& sc) { return run_bound_scenario<S>(*hooks, sc, o); },
+        [&](const Scenario<S>& sc) { return run_model_scenario<S>(*hooks, sc, o); });
+    return true;
+  }
+  static bool replay(const std::string& encoded, const LinOptions& o, std::string_view fault,
+                     const std::string& scheduler, const std::string& state, LinOutcome& out) {
+    Scenario<S> sc;
+    const model::ScenarioHooks* hooks = hooks_of(fault);
+    if (!hooks || !decode(encoded, sc)) return false;
+    out = replay_model_scenario<S>(*hooks, sc, o, scheduler, state);
+    return true;
   }
 };
 
@@ -88,5 +96,5 @@ struct LinModelRegistrar {
 
 #define LFCHECK_LIN(SpecType)         \
   LFCHECK_CHECK_SPEC_NAME(SpecType); \
-  static const ::lfcheck::lin::LinModelRegistrar<SpecType> lfcheck_lin_model_registrar
+  static const ::lfcheck::lin::LinModelRegistrar<SpecType> LFCHECK_PP_CAT(lfcheck_lin_model_registrar_, __LINE__)
 #endif

@@ -62,5 +62,9 @@ struct FaultFreeWorkload {
                 "the structure's name in lfcheck_add_structure(NAME ...) and its fault catalogue's " \
                 "mechanism must agree (a registration without faults needs lfcheck_add_structure)")
 
+// A name unique to its line (a TU may register several specs or scenarios).
+#define LFCHECK_PP_CAT2(a, b) a##b
+#define LFCHECK_PP_CAT(a, b) LFCHECK_PP_CAT2(a, b)
+
 // LFCHECK_MODEL(A) or LFCHECK_MODEL(A, B): picks the macro for one or two arguments.
 #define LFCHECK_PP_ONE_OR_TWO(_1, _2, NAME, ...) NAME

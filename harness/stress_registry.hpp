@@ -29,6 +29,10 @@ namespace lfcheck {
 struct StressEntry {
   std::string structure, workload, description;
   std::function<bool(StressRun&, std::string_view fault)> run;  // false: unknown fault
+  // What its record says before the run can (a process that dies in it): the
+  // threads it starts (0: --threads) and the unit of its work.
+  unsigned threads = 0;
+  std::string unit = "ops";
 };
 
 inline std::vector<StressEntry>& stress_registry() {

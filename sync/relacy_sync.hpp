@@ -44,6 +44,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sync/relacy_access.hpp"
 #include "sync/std_sync.hpp"
 
 #include <relacy/relacy.hpp>
@@ -157,38 +158,55 @@ struct RelacySync {
     atomic& operator=(const atomic&) = delete;
 
     T load(std::memory_order mo, location loc = location::current()) const {
+      model::announce(&v_, sizeof(T), model::Op::load, mo == std::memory_order_seq_cst);
       return v_.load(order(mo), loc.info());
     }
     void store(T value, std::memory_order mo, location loc = location::current()) {
+      model::announce(&v_, sizeof(T), model::Op::store, mo == std::memory_order_seq_cst);
       v_.store(value, order(mo), loc.info());
     }
     T exchange(T value, std::memory_order mo, location loc = location::current()) {
+      rmw(mo);
       return v_.exchange(value, order(mo), loc.info());
     }
     bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
                                std::memory_order failure, location loc = location::current()) {
-      return v_.compare_exchange_weak(expected, desired, order(success), loc.info(), order(failure),
-                                      loc.info());
+      rmw(success, failure);
+      const bool ok = v_.compare_exchange_weak(expected, desired, order(success), loc.info(), order(failure),
+                                               loc.info());
+      model::completed(ok);
+      return ok;
     }
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure, location loc = location::current()) {
-      return v_.compare_exchange_strong(expected, desired, order(success), loc.info(),
-                                        order(failure), loc.info());
+      rmw(success, failure);
+      const bool ok = v_.compare_exchange_strong(expected, desired, order(success), loc.info(),
+                                                 order(failure), loc.info());
+      model::completed(ok);
+      return ok;
     }
     T fetch_add(T delta, std::memory_order mo, location loc = location::current()) {
+      rmw(mo);
       return v_.fetch_add(delta, order(mo), loc.info());
     }
     T fetch_sub(T delta, std::memory_order mo, location loc = location::current()) {
+      rmw(mo);
       return v_.fetch_sub(delta, order(mo), loc.info());
     }
     T fetch_or(T bits, std::memory_order mo, location loc = location::current()) {
+      rmw(mo);
       return v_.fetch_or(bits, order(mo), loc.info());
     }
     T fetch_and(T bits, std::memory_order mo, location loc = location::current()) {
+      rmw(mo);
       return v_.fetch_and(bits, order(mo), loc.info());
     }
 
    private:
+    void rmw(std::memory_order mo, std::memory_order failure = std::memory_order_relaxed) const {
+      model::announce(&v_, sizeof(T), model::Op::rmw,
+                      mo == std::memory_order_seq_cst || failure == std::memory_order_seq_cst);
+    }
     rl::atomic<T> v_;
   };
 
@@ -217,26 +235,67 @@ struct RelacySync {
    public:
     cell() {}  // no initial value: rl::var's own default (the first store initialises)
     explicit cell(T initial) : v_(var_value<T>(initial)) {}
-    T load(location loc = location::current()) const { return unwrap(v_(loc.info()).load()); }
-    void store(T value, location loc = location::current()) { v_(loc.info()).store(var_value<T>(value)); }
+    T load(location loc = location::current()) const {
+      model::announce(&v_, sizeof(v_), model::Op::cell_load);
+      return unwrap(v_(loc.info()).load());
+    }
+    void store(T value, location loc = location::current()) {
+      model::announce(&v_, sizeof(v_), model::Op::cell_store);
+      log_value(value, loc);
+      v_(loc.info()).store(var_value<T>(value));
+    }
 
    private:
+    // While Relacy records a history: the value about to be stored, as Relacy
+    // prints values. Relacy records a store that races as a store of 0 (it fails
+    // the execution before the store); the report takes the value from here
+    // (harness/report/steps.hpp). Scalars only; formatted on the stack (no
+    // allocation inside the simulation).
+    static void log_value(const T& value, location loc) {
+      constexpr bool object_pointer = std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>;
+      if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || object_pointer) {
+        if (!rl::ctx().collecting_history()) return;
+        char text[64];
+        if constexpr (object_pointer)
+          std::snprintf(text, sizeof text, "lfcheck-store value=%p", static_cast<const void*>(value));
+        else if constexpr (std::is_floating_point_v<T>)
+          std::snprintf(text, sizeof text, "lfcheck-store value=%g", static_cast<double>(value));
+        else if constexpr (std::is_enum_v<T> || std::is_signed_v<T>)
+          std::snprintf(text, sizeof text, "lfcheck-store value=%lld", static_cast<long long>(value));
+        else
+          std::snprintf(text, sizeof text, "lfcheck-store value=%llu", static_cast<unsigned long long>(value));
+        rl::ctx().exec_log_msg(loc.info(), text);
+      }
+    }
     static T unwrap(const T& v) { return v; }
     static T unwrap(const var_slot<T>& v) requires(!var_default_constructible<T>) { return v.value; }
     rl::var<var_value<T>> v_;
   };
 
   static void fence(std::memory_order mo, location loc = location::current()) {
+    model::announce(nullptr, 0, mo == std::memory_order_seq_cst ? model::Op::fence_seq_cst : model::Op::fence, true);
     rl::atomic_thread_fence(order(mo), loc.info());
   }
-  static void spin_hint(location loc = location::current()) { rl::yield(1, loc.info()); }
-  static void yield(location loc = location::current()) { rl::yield(1, loc.info()); }
+  static void spin_hint(location loc = location::current()) {
+    model::announce(nullptr, 0, model::Op::spin);
+    rl::yield(1, loc.info());
+  }
+  static void yield(location loc = location::current()) {
+    model::announce(nullptr, 0, model::Op::spin);
+    rl::yield(1, loc.info());
+  }
 
   class condvar;
   class mutex {
    public:
-    void lock(location loc = location::current()) { m_.lock(loc.info()); }
-    void unlock(location loc = location::current()) { m_.unlock(loc.info()); }
+    void lock(location loc = location::current()) {
+      model::announce(&m_, sizeof(m_), model::Op::lock);
+      m_.lock(loc.info());
+    }
+    void unlock(location loc = location::current()) {
+      model::announce(&m_, sizeof(m_), model::Op::unlock);
+      m_.unlock(loc.info());
+    }
 
    private:
     friend class condvar;
@@ -254,19 +313,29 @@ struct RelacySync {
     ~condvar() { cv_.deinit(RL_INFO); }
     condvar(const condvar&) = delete;
     condvar& operator=(const condvar&) = delete;
-    void wait(mutex& m, location loc = location::current()) { cv_.wait(m.m_, false, loc.info()); }
+    void wait(mutex& m, location loc = location::current()) {
+      model::announce(&cv_, sizeof(cv_), model::Op::wait, false, &m.m_);
+      cv_.wait(m.m_, false, loc.info());
+    }
     // As StdSync's: ns <= 0 times out at once (it still lets go of the mutex for
     // a moment, as a real timed wait does); false only on a time-out.
     bool wait_for_ns(mutex& m, std::int64_t ns, location loc = location::current()) {
       if (ns <= 0) {
-        m.m_.unlock(loc.info());
-        m.m_.lock(loc.info());
+        m.unlock(loc);
+        m.lock(loc);
         return false;
       }
+      model::announce(&cv_, sizeof(cv_), model::Op::wait, false, &m.m_);
       return cv_.wait(m.m_, true, loc.info()) != rl::sema_wakeup_reason_timeout;
     }
-    void notify_one(location loc = location::current()) { cv_.notify_one(loc.info()); }
-    void notify_all(location loc = location::current()) { cv_.notify_all(loc.info()); }
+    void notify_one(location loc = location::current()) {
+      model::announce(&cv_, sizeof(cv_), model::Op::notify);
+      cv_.notify_one(loc.info());
+    }
+    void notify_all(location loc = location::current()) {
+      model::announce(&cv_, sizeof(cv_), model::Op::notify);
+      cv_.notify_all(loc.info());
+    }
 
    private:
     rl::condvar<rl::condvar_tag_std> cv_;
@@ -275,27 +344,79 @@ struct RelacySync {
   // Relacy replaces the global operator new/delete: inside a simulation every
   // allocation goes through its allocator. new_proxy records the caller's line.
   // Default-initialised (`new T`, not `new T()`): see "Default construction".
+  // The model runner learns of a block after it exists and before it goes
+  // (sync/relacy_access.hpp): an access of the block is dependent on both.
+  //
+  // Every block goes through Relacy's allocator, over-aligned ones included: `new T`
+  // for a T with alignas(64) would call the aligned operator new, which Relacy does
+  // not replace — such a block was invisible to Relacy (no leak report, no reuse).
+  // An over-aligned T gets a block of Relacy's with room to align it, the block's
+  // own address kept just before the object.
+  template <class T>
+  static constexpr bool over_aligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+
   template <class T>
   static T* create(location loc = location::current()) {
-    return rl::new_proxy(loc.info()) % new T;
+    T* p;
+    if constexpr (over_aligned<T>) p = rl::new_proxy(loc.info()) % new (aligned_block(sizeof(T), alignof(T))) T;
+    else p = rl::new_proxy(loc.info()) % new T;
+    model::announce(p, sizeof(T), model::Op::alloc);
+    return p;
   }
   template <class T>
   static T* create_array(std::size_t n, location loc = location::current()) {
-    return rl::new_proxy(loc.info()) % new T[n];
+    T* p;
+    if constexpr (over_aligned<T>) {
+      void* at = aligned_block(sizeof(T) * n, alignof(T), n);
+      p = rl::new_proxy(loc.info()) % static_cast<T*>(at);
+      for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(p + i)) T;
+    } else {
+      p = rl::new_proxy(loc.info()) % new T[n];
+    }
+    model::announce(p, sizeof(T) * n, model::Op::alloc);
+    return p;
   }
   template <class T>
   static void destroy(T* p, location loc = location::current()) {
+    if (!p) return;
     rl::delete_proxy proxy(loc.info());
     (void)proxy;
-    delete p;
+    p->~T();  // first: its atomics and cells hand Relacy's bookkeeping back
+    model::announce(p, sizeof(T), model::Op::free);
+    if constexpr (over_aligned<T>) ::operator delete(reinterpret_cast<void**>(p)[-1]);
+    else ::operator delete(p);
   }
   template <class T>
   static void destroy_array(T* p, location loc = location::current()) {
+    if (!p) return;
+    // Size 0: the block create_array announced at p (the observer remembers it).
+    // An array of T with a destructor runs it after the announcement (`other`).
+    model::announce(p, 0, model::Op::free, false, std::is_trivially_destructible_v<T> ? nullptr : p);
     rl::delete_proxy proxy(loc.info());
     (void)proxy;
-    delete[] p;
+    if constexpr (over_aligned<T>) {
+      void** header = reinterpret_cast<void**>(p);
+      const std::size_t n = reinterpret_cast<std::size_t>(header[-2]);
+      for (std::size_t i = n; i-- > 0;) p[i].~T();
+      ::operator delete(header[-1]);
+    } else {
+      delete[] p;
+    }
   }
 
+ private:
+  // A block of Relacy's for `size` bytes at `align`; just before the aligned
+  // address, the block's own address (at [-1]) and an array's length (at [-2]).
+  static void* aligned_block(std::size_t size, std::size_t align, std::size_t count = 1) {
+    void* raw = ::operator new(size + align + 2 * sizeof(void*));  // Relacy's allocator
+    const std::uintptr_t at = (reinterpret_cast<std::uintptr_t>(raw) + 2 * sizeof(void*) + align - 1) &
+                              ~static_cast<std::uintptr_t>(align - 1);
+    reinterpret_cast<void**>(at)[-1] = raw;
+    reinterpret_cast<void**>(at)[-2] = reinterpret_cast<void*>(count);
+    return reinterpret_cast<void*>(at);
+  }
+
+ public:
   static void check(bool ok, const char* what, location loc = location::current()) {
     if (!ok) rl::ctx().fail_test(what, rl::test_result_user_assert_failed, loc.info());
   }

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # check_faults_caught.sh LAYER STRUCTURE BINARY [LISTER] [CODE_REGEX]
 # Asserts that every seeded fault of STRUCTURE whose catalogue entry names LAYER
-# among the layers that must catch it is caught there:
-#   model:  the run exits 1 and the Relacy history names a line of the structure's
-#           code (CODE_REGEX; default: a line in structures/);
+# among the layers that must catch it is caught there. Caught means the checker
+# rejected the code: for model, stress and lin, exit 1 and a run in the --json that
+# tools/verdicts.py calls the checker's rejection (not LINEARIZABILITY UNKNOWN,
+# CRASHED (...) or NONDETERMINISTIC SCENARIO: those are errors, NOT CAUGHT), and
+#   model:  the Relacy history names a line of the structure's code (CODE_REGEX;
+#           default: a line in structures/);
 #   props:  the gtest binary fails and prints RapidCheck's reproduce line;
-#   stress: exit 1 and a replay line;
-#   lin:    lfcheck-lin-model exits 1 with a shrunk scenario and its per-thread table.
+#   stress: a replay line;
+#   lin:    a shrunk scenario and its per-thread table.
 # Every fault must name at least one known layer (checked here too), so every
 # fault is held to being caught by some layer.
 # The fault list comes from the catalogue (LISTER --list-faults: any binary of the
@@ -15,6 +18,10 @@
 set -u
 layer=$1 structure=$2 binary=$3 model=${4:-$3} code=${5:-'structures/[^ ]*\.hpp\([0-9]+\)'}
 faults=$("$model" "$structure" --list-faults) || { echo "cannot list faults"; exit 1; }
+# tools/ beside tests/ (the source tree, and share/lfcheck/ of an installed lfcheck).
+verdicts=$(cd "$(dirname "$0")/.." && pwd)/tools/verdicts.py
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
 failed=0 checked=0
 while IFS= read -r line; do
   [ -n "$line" ] || continue
@@ -26,20 +33,23 @@ while IFS= read -r line; do
   if [[ ",$layers," != *",$layer,"* ]]; then continue; fi
   checked=$((checked + 1))
   start=$(date +%s%N)
+  rm -f "$report"
   case $layer in
-    model)  out=$("$binary" "$structure" --fault "$name" --quiet --first-failure --history 2>&1); rc=$?
+    model)  out=$("$binary" "$structure" --fault "$name" --quiet --first-failure --history --json "$report" 2>&1); rc=$?
             want=$code ;;
     props)  out=$(LFCHECK_FAULT=$name "$binary" --gtest_filter="$structure.*" 2>&1); rc=$?
             want='RC_PARAMS|reproduce'
             [ $rc -ne 0 ] && rc=1 ;;
-    stress) out=$("$binary" "$structure" --fault "$name" --ops 400000 --quiet 2>&1); rc=$?
-            want='replay: \./lfcheck stress' ;;
-    lin)    out=$("$binary" "$structure" --fault "$name" --scenarios 200 --seed 1 --quiet 2>&1); rc=$?
+    stress) out=$("$binary" "$structure" --fault "$name" --ops 400000 --quiet --json "$report" 2>&1); rc=$?
+            want='replay: [^ ]*lfcheck( --build [^ ]+)? stress' ;;
+    lin)    out=$("$binary" "$structure" --fault "$name" --scenarios 200 --seed 1 --quiet --json "$report" 2>&1); rc=$?
             want='shrunk in [0-9]+ runs to: ' ;;
   esac
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ $rc -ne 1 ]; then
     echo "NOT CAUGHT: $name ($layer exit $rc)"; echo "$out" | tail -20; failed=$((failed + 1))
+  elif [ $layer != props ] && ! why=$(/usr/bin/python3 "$verdicts" caught "$report"); then
+    echo "NOT CAUGHT: $name ($layer exit 1, but $why)"; echo "$out" | tail -20; failed=$((failed + 1))
   elif ! echo "$out" | grep -Eq "$want"; then
     echo "CAUGHT BUT UNREADABLE: $name ($layer output lacks /$want/)"; echo "$out" | tail -20
     failed=$((failed + 1))

@@ -109,7 +109,7 @@ for k in structure workload threads seed ops seconds verdict; do
   grep -q "\"$k\":" "$json" || { echo "FAIL: stress JSON lacks $k"; failed=$((failed + 1)); }
 done
 expect 1 "stress fault exits 1 with replay line" -- "$lfcheck" stress treiber --sanitizer none --fault take_all_drops_last --ops 20000 --seed 7 --quiet --json "$json"
-grep -q 'replay: ./lfcheck stress treiber .*--seed 7' /tmp/lfcheck-cli.out || { echo "FAIL: no replay line"; failed=$((failed + 1)); }
+grep -q 'replay: [^ ]*lfcheck --build [^ ]* stress treiber .*--seed 7' /tmp/lfcheck-cli.out || { echo "FAIL: no replay line"; failed=$((failed + 1)); }
 grep -q '"verdict":"fail"' "$json" || { echo "FAIL: failing stress JSON lacks verdict fail"; failed=$((failed + 1)); }
 # lin --jobs: both layers at once, the same runs and verdicts as one after the other.
 expect 2 "lin: jobs 0" -- "$lfcheck" lin shutdown --jobs 0

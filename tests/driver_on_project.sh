@@ -42,10 +42,36 @@ expect 0 "faults lists the project's catalogue" -- 'ticket_lock\.relaxed_unlock'
 expect 1 "model NAME --fault: caught, table names the project's file" -- '^source: ticket_lock/ticket_lock' -- \
   "$lfcheck" "${b[@]}" model ticket_lock --fault relaxed_unlock --first-failure --quiet
 replay=$(cat "$out" "$err" | sed -n 's/^replay: .*lfcheck replay //p' | head -1)
+line=$(cat "$out" "$err" | sed -n 's/^replay: //p' | head -1)
 if [ -n "$replay" ] && [ -f "$replay" ]; then
   expect 1 "replay FILE of a user's structure" -- "$lfcheck" "${b[@]}" replay "$replay"
+  # Issue 27: the line as printed, from another directory, and `lfcheck replay FILE`
+  # with no --build: the replay file names its build tree. Before, the line said
+  # ./lfcheck (a project has none), and without --build the driver found no build
+  # ("cannot open the build lock /.lfcheck.lock", exit 2).
+  expect 1 "the printed replay line, as printed, from /" -- env -C / -u LFCHECK_BUILD_DIR bash -c "$line"
+  expect 1 "lfcheck replay FILE without --build, from /" -- env -C / -u LFCHECK_BUILD_DIR "$lfcheck" replay "$replay"
 else
   echo "FAIL: the failing model run named no replay file"; failed=$((failed + 1))
+fi
+# A stress failure of a litmus workload (TSan sees the relaxed unlock): its record names
+# the scenario's 3 threads and the executions it ran, and its printed replay line runs
+# the same seed from / (exit 0 or 1: thread timing may differ). Before: "threads":4
+# (the --threads default), "ops":0, and a ./lfcheck line (issue 27).
+expect 1 "stress NAME --fault: a litmus failure" -- "$lfcheck" "${b[@]}" stress ticket_lock --fault relaxed_unlock \
+  --ops 40000 --seed 5 --quiet --json "$build/driver-stress.json"
+line=$(cat "$out" "$err" | sed -n 's/^ *replay: //p' | head -1)
+record=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+print('ok' if r['threads'] == 3 and r['ops'] > 0 and r.get('unit') == 'executions' else r)" "$build/driver-stress.json" 2>&1)
+if [ "$record" = ok ]; then echo "ok:   the litmus failure's record: 3 threads, executions done"
+else echo "FAIL: the litmus failure's record: $record"; failed=$((failed + 1)); fi
+env -C / -u LFCHECK_BUILD_DIR bash -c "$line" >"$out" 2>"$err"; rc=$?
+if { [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && grep -q '^seed: 5$' "$out"; then
+  echo "ok:   the printed stress replay line, from /, re-runs seed 5 (exit $rc)"
+else
+  echo "FAIL: the printed stress replay line '$line', from /: exit $rc"; tail -n 5 "$out" "$err"; failed=$((failed + 1))
 fi
 expect 2 "a directory that is no build of a project" -- 'is not configured: configure your project first' -- "$lfcheck" --build /tmp model handoff
 rm -f "$out" "$err"

@@ -11,6 +11,9 @@
 #   fault selection   --fault F without a structure runs F's structure only
 #   resumed search    a bound/full search resumed from a replay file is not
 #                     exhaustive, and a replay runs the recorded execution alone
+#   labels            a failure table names a buffer store after the buffer, not
+#                     after another operand of its source line, and shows the value
+#                     a racing store stores (Relacy records 0 for it) (issue 27)
 set -u
 probes=$1 model=$2
 source "$(dirname "$0")/truth_lib.sh"
@@ -18,7 +21,9 @@ field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]
 witness() { sed -n 's/^probe counted: \([0-9]*\) executions$/\1/p' "$dir/$1.err"; }
 
 # --- nondeterministic scenario --------------------------------------------------
-for s in random bound; do
+# pct too: its calibration executions are executions of the scenario (before, their
+# verdicts were thrown away and flaky passed under pct); dpor's replay of the path.
+for s in random bound pct dpor; do
   if run flaky-$s 1 -- "$probes" probe --scenario flaky --scheduler $s --iterations 10; then
     f=$(field "$dir/flaky-$s.json" 0 failure)
     [ "$f" = "NONDETERMINISTIC SCENARIO" ] && grep -q "NONDETERMINISTIC SCENARIO" "$dir/flaky-$s.out" &&
@@ -44,6 +49,42 @@ check_count random-10 10 --scheduler random --iterations 10
 check_count random-seed 7 --scheduler random --iterations 7 --seed 3
 check_count bound "" --scheduler bound
 check_count full "" --scheduler full
+check_count dpor "" --scheduler dpor
+# pct's calibration (8 executions at depth 1) is part of what ran (before: 10 reported, 18 ran).
+check_count pct-10 18 --scheduler pct --iterations 10
+[ "$(field "$dir/dpor.json" 0 exhaustive)" = True ] && ok "dpor from the root: exhaustive" ||
+  fail "dpor from the root: not exhaustive"
+
+# --- no shared access: nothing was checked -----------------------------------------
+# A racy counter on std::atomic is invisible to Relacy: every scheduler ran the threads
+# one after the other and passed it (bound and full even "exhaustive"). Now: NO WORK.
+for s in pct random bound full dpor; do
+  if run std-atomic-$s 2 -- "$probes" probe --scenario std_atomic --scheduler $s --iterations 200; then
+    v=$(field "$dir/std-atomic-$s.json" 0 verdict) f=$(field "$dir/std-atomic-$s.json" 0 failure)
+    ex=$(field "$dir/std-atomic-$s.json" 0 exhaustive)
+    [ "$v" = error ] && [[ "$f" == "NO WORK: no shared access seen"* ]] && [ "$ex" = False ] &&
+      ok "std_atomic ($s): NO WORK, not exhaustive, exit 2" || fail "std_atomic ($s): verdict $v, failure '$f', exhaustive $ex"
+  fi
+done
+run sync-atomic 1 -- "$probes" probe --scenario sync_atomic --scheduler dpor &&
+  ok "the same counter on Sync::atomic: the lost update is found (exit 1)"
+
+# --- an over-aligned block is Relacy's too: its leak is reported ---------------------
+if run leak-aligned 1 -- "$probes" probe --scenario leak_aligned --scheduler bound; then
+  f=$(field "$dir/leak-aligned.json" 0 failure)
+  [[ "$f" == "MEMORY LEAK"* ]] && ok "an alignas(64) object never destroyed: $f" ||
+    fail "leak_aligned: failure '$f', want MEMORY LEAK"
+fi
+
+# --- pct: k and the executions that ran past it are reported -----------------------
+if run pct-window 0 -- "$probes" probe --scenario window --scheduler pct --depth 3 --iterations 500; then
+  /usr/bin/python3 - "$dir/pct-window.json" <<'PY' && ok "pct reports k (twice the longest calibration execution) and the executions past it" || fail "pct-window: $(cat "$dir/pct-window.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+k, longer, n = r.get('pct_steps'), r.get('longer_than_pct_steps'), r['iterations']
+sys.exit(0 if isinstance(k, int) and k >= 2 and isinstance(longer, int) and 0 <= longer <= n else 1)
+PY
+fi
 [ "$(field "$dir/bound.json" 0 exhaustive)" = True ] && ok "bound from the root: exhaustive" ||
   fail "bound from the root: not exhaustive"
 
@@ -67,6 +108,21 @@ for s in bound full; do
       fail "resumed $s search: exhaustive=$ex, iterations=$it (want False, 1)"
   fi
 done
+
+# --- a failure table names what each step touched (issue 27) ---------------------
+# Before: the slot's store was "size#2 store 3" (the line's first operation, a load of
+# size, named it) and the racing store "data store 0" (Relacy's T() for a racing access).
+if run labels 1 -- "$probes" probe --scenario labels --scheduler random --iterations 10 --artifacts "$dir/arts-labels"; then
+  table=$dir/arts-labels/probe.labels.random.table.txt
+  racing=$(grep -B1 '!! DATA RACE' "$table" | head -1)
+  if grep -q 'size#' "$table" || ! grep -q 'slots\[size.load(std::memory_order_relaxed)\] store 3' "$table"; then
+    fail "labels: the slot's store is not named after the slot"; cat "$table"
+  elif ! echo "$racing" | grep -q 'data store 3 '; then
+    fail "labels: the racing store shows '$racing', want 'data store 3'"; cat "$table"
+  else
+    ok "labels: the slot's store named after the slot, the racing store shows its 3"
+  fi
+fi
 
 echo "model runner truth: $failed failed"
 [ $failed -eq 0 ]

@@ -12,6 +12,15 @@
 #                   error, "stopped at budget", not exhaustive, exit 2 — never pass
 #   progress        a search with no known total prints "total unknown" or an
 #                   "estimate:", never an ETA
+#   jobs progress   with --jobs 2 a long run still shows its progress line (issue 27)
+#   interrupt       SIGINT ends the command: the runs that finished keep their
+#                   verdicts, the others (running or not started, --jobs 2 and 1) are
+#                   "interrupted" (verdict error, exit 2) in the summary, JSON and
+#                   JUnit (issue 27), in every step of the default plan: pct, and the
+#                   search step's dpor and its fallback (bound, full)
+#   full budget     a full search without --max-seconds gets the default budget and
+#                   ends "stopped at budget" (LFCHECK_FULL_SEARCH_SECONDS shortens it
+#                   here) (issue 27)
 set -u
 probes=$1
 source "$(dirname "$0")/truth_lib.sh"
@@ -24,9 +33,11 @@ for seed in 0 1 2 3 4; do
     ok "pct depth 2, seed $seed: window bug found after $(field "$dir/pct-d2-$seed.json" 0 iterations) iterations"
   fi
 done
+# 300 sampled executions and PCT's 8 calibration executions, which count (harness/model/run.cpp).
 if run pct-d1 0 -- "$probes" "${window[@]}" --scheduler pct --depth 1; then
-  [ "$(field "$dir/pct-d1.json" 0 iterations)" = 300 ] && ok "pct depth 1: 300 iterations, window bug out of reach" ||
-    fail "pct depth 1: $(field "$dir/pct-d1.json" 0 iterations) iterations, want 300"
+  [ "$(field "$dir/pct-d1.json" 0 iterations)" = 308 ] &&
+    ok "pct depth 1: 300 iterations (+ 8 of calibration), window bug out of reach" ||
+    fail "pct depth 1: $(field "$dir/pct-d1.json" 0 iterations) iterations, want 308 (300 + 8 of calibration)"
 fi
 
 # --- a pct failure replays exactly ------------------------------------------------
@@ -62,6 +73,84 @@ elif echo "$line" | grep -q "ETA" || ! echo "$line" | grep -Eq "total unknown|es
   fail "progress: '$line' (want 'total unknown' or 'estimate:', no ETA)"
 else
   ok "progress: '$line'"
+fi
+
+# --- --jobs 2: a long run's progress line; SIGINT keeps what finished -------------------
+# endless's default plan (pct, then the search step: dpor, which does not end within
+# 1000 executions, then bound and full) in two workers; SIGINT once the full search
+# shows its progress line. Before: no progress line at all under --jobs (only the
+# finished runs' one-liners), and SIGINT killed the command (130) with no summary, JSON
+# or JUnit.
+interrupt int INT '\[probe/endless full\] [0-9]* executions' -- "$probes" probe --scenario endless --iterations 200 \
+  --dpor-executions 1000 --jobs 2 && held=1 || held=0
+if ! grep -q '\[probe/endless full\] [0-9]* executions' "$dir/int.err"; then
+  fail "jobs progress: no progress line of the full search under --jobs 2 in 60 s"; tail -3 "$dir/int.err"
+else
+  ok "jobs progress: the full search's progress line under --jobs 2"
+fi
+if [ $held = 1 ]; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+runs = {r['scheduler']: r for r in json.load(open(sys.argv[1]))['runs']}
+s = runs.get('bound+full', {})
+ok = sorted(runs) == ['bound+full', 'pct'] and runs['pct']['verdict'] == 'pass' and \
+     s['verdict'] == 'error' and s['failure'] == 'interrupted' and not s['exhaustive'] and \
+     s['dpor_executions'] == 1000
+print('ok' if ok else runs)" "$dir/int.json")
+  [ "$verdict" = ok ] && grep -q '^probe *endless *bound+full .*interrupted' "$dir/int.out" &&
+    ok "SIGINT: exit 2; pct passed, the search step's full search interrupted in the summary, JSON and JUnit" ||
+    fail "interrupt: $verdict"
+fi
+
+# --- --jobs 1: the run in progress and the runs not started are interrupted ---------------
+interrupt int1 INT '\[probe/endless pct\]' -- "$probes" probe --scenario endless --iterations 1000000000 --jobs 1 && held=1 || held=0
+if [ $held = 1 ]; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+runs = json.load(open(sys.argv[1]))['runs']
+ok = [r['scheduler'] for r in runs] == ['pct', 'search'] and \
+     all(r['verdict'] == 'error' and r['failure'] == 'interrupted' for r in runs) and \
+     runs[0]['iterations'] > 0 and runs[1]['iterations'] == 0
+print('ok' if ok else runs)" "$dir/int1.json")
+  [ "$verdict" = ok ] && grep -q '2 interrupted' "$dir/int1.out" &&
+    ok "SIGINT, --jobs 1: the pct run interrupted after its executions, the search step marked interrupted" ||
+    fail "interrupt, --jobs 1: $verdict"
+fi
+
+# --- the search step's dpor search is interrupted like any run ----------------------------
+# endless's dpor search does not end (its budget here is out of reach): SIGINT once
+# it shows its progress line. The search step's record is dpor's, interrupted after
+# its executions, with no fallback to the bound search. Before (runners as libraries,
+# without the interrupt): exit 130, no summary, JSON or JUnit.
+interrupt int-dpor INT '\[probe/endless dpor\] [0-9]* executions' -- "$probes" probe --scenario endless --iterations 200 \
+  --dpor-executions 1000000000000 --jobs 1 && held=1 || held=0
+if [ $held = 1 ]; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+runs = json.load(open(sys.argv[1]))['runs']
+ok = [r['scheduler'] for r in runs] == ['pct', 'dpor'] and runs[0]['verdict'] == 'pass' and \
+     runs[1]['verdict'] == 'error' and runs[1]['failure'] == 'interrupted' and \
+     runs[1]['stopped'] == 'interrupt' and runs[1]['iterations'] > 0 and not runs[1]['exhaustive']
+print('ok' if ok else runs)" "$dir/int-dpor.json")
+  [ "$verdict" = ok ] && grep -q '1 interrupted' "$dir/int-dpor.out" && ! grep -q 'falling back' "$dir/int-dpor.out" &&
+    ok "SIGINT during the search step's dpor: dpor interrupted after its executions, no fallback, exit 2" ||
+    fail "interrupt during dpor: $verdict"
+fi
+
+# --- a full search gets a default budget -------------------------------------------------
+if LFCHECK_FULL_SEARCH_SECONDS=2 run full-default 2 -- "$probes" probe --scenario endless --scheduler full; then
+  f=$(field "$dir/full-default.json" 0 failure)
+  [ "$f" = "stopped at budget" ] && grep -q 'default budget' "$dir/full-default.out" &&
+    ok "full search without --max-seconds: the default budget, stopped at budget, exit 2" ||
+    fail "full search without --max-seconds: failure '$f'"
+fi
+# ... also the full search of the default plan's search step (endless declares that its
+# full search finishes; its dpor search stops at 1000 executions, bound-2 ends).
+if LFCHECK_FULL_SEARCH_SECONDS=2 run search-default 2 -- "$probes" probe --scenario endless --iterations 200 --dpor-executions 1000; then
+  s=$(field "$dir/search-default.json" 1 scheduler) f=$(field "$dir/search-default.json" 1 failure)
+  [ "$s" = bound+full ] && [ "$f" = "stopped at budget" ] && grep -q 'default budget' "$dir/search-default.out" &&
+    ok "default plan: the search step's full search has the default budget, stopped at budget, exit 2" ||
+    fail "default plan's full search without --max-seconds: scheduler '$s', failure '$f'"
 fi
 
 echo "model search truth: $failed failed"

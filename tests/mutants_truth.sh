@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# mutants_truth.sh — how the kill matrix (tools/mutants.py) judges each kind of
-# result, with scripted stand-ins for the layer binaries (tests/fake_layer.py), so
-# every case takes a second or two:
+# mutants_truth.sh — how the kill matrix (tools/mutants.py) and the faults tests
+# (tests/check_faults_caught.sh) judge each kind of result, with scripted stand-ins
+# for the layer binaries (tests/fake_layer.py), so every case takes a second or two:
 #   caught    only exit 1 with the layer's evidence (props: RapidCheck's
 #             "Falsifiable", or a waiting check's "TIMEOUT: ... (a hang)"); a missing binary, exit 2, a
 #             signal or a bare exit 1 is an error of the cell, never a catch
+#   rejected  a catch is the checker's own rejection of the code (NOT LINEARIZABLE, a
+#             Relacy failure, a crash of the code: CRASH: SIGSEGV); a failing run that
+#             is LINEARIZABILITY UNKNOWN, CRASHED (a worker died) or NONDETERMINISTIC
+#             SCENARIO is an error of the cell in the matrix and NOT CAUGHT in the
+#             faults test, on the faulty and on the correct code
 #   correct   the correct-code cells are printed and written with their status
 #             (clean, false alarm, over budget: not checked); an over-budget one
 #             fails the matrix unless --allow-unchecked, and is never "clean"
@@ -15,7 +20,7 @@
 set -u
 source "$(dirname "$0")/truth_lib.sh"
 mutants=$here/../tools/mutants.py
-for layer in model stress props; do
+for layer in model stress props lin; do
   printf '#!/bin/sh\nexec /usr/bin/python3 %s %s "$@"\n' "$here/fake_layer.py" $layer >"$dir/$layer"
   chmod +x "$dir/$layer"
 done
@@ -34,6 +39,8 @@ matrix() {
 }
 # q NAME PYTHON-EXPRESSION: evaluates it on the matrix JSON (d).
 q() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$dir/$1.json"; }
+# status_of NAME LAYER: the status of the correct-code cell of LAYER.
+status_of() { q "$1" "[c['status'] for c in d['correct_code'] if c['layer'] == '$2'][0]"; }
 
 # --- only exit 1 with evidence is a catch -----------------------------------------
 for case in "missing:" "exit2:props:fake.b=exit2" "signal:props:fake.b=signal" "bare1:props:fake.b=bare1"; do
@@ -58,10 +65,55 @@ matrix model-bare1 1 "model:fake.a=bare1,props:fake.b=fail" --layer all &&
   [ "$(q model-bare1 "d['faults'][0]['layers']['model']['caught']")" = False ] &&
   ok "model exit 1 without a failing run in its JSON: not caught" || fail "model bare exit 1 counted as caught"
 
+# The matrix's JUnit says what its exit status says: a fault another layer caught but
+# a layer its catalogue names missed is a <failure> (exit 1).
+if matrix expected-miss 1 "stress:fake.a=fail,props:fake.b=fail" --layer all --junit "$dir/expected-miss.xml"; then
+  grep -q 'failures="1"' "$dir/expected-miss.xml" &&
+    grep -q 'name="fake.a"><failure message="missed by a layer the catalogue says must catch it: fake.a (model)"' \
+      "$dir/expected-miss.xml" && ok "a fault missed by its catalogue's layer: a <failure> in the JUnit, exit 1" ||
+    { fail "a fault missed by its catalogue's layer: the JUnit does not say so"; cat "$dir/expected-miss.xml"; }
+fi
+
+# --- a catch is the checker's own rejection (the matrix and the faults tests alike) ---
+# cell NAME LAYER FAULT: the cell's (caught, number of errors).
+cell() { q "$1" "[(f['layers']['$2']['caught'], len(f['layers']['$2'].get('errors', []))) for f in d['faults'] if f['name'] == '$3'][0]"; }
+for layer in model lin; do
+  for outcome in unknown crashed nondet; do
+    name=$layer-$outcome
+    if matrix "$name" 1 "$layer:fake.a=$outcome,$layer:fake.b=fail" --layer $layer --lin "$dir/lin"; then
+      [ "$(cell "$name" $layer fake.a)" = "(False, 1)" ] && [ "$(cell "$name" $layer fake.b)" = "(True, 0)" ] &&
+        grep -q "not the checker's rejection" "$dir/$name.json" &&
+        ok "$layer $outcome: not caught, an error of the cell (beside a real catch)" ||
+        fail "$layer $outcome: fake.a $(cell "$name" $layer fake.a), fake.b $(cell "$name" $layer fake.b)"
+    fi
+  done
+done
+matrix model-crash 1 "model:fake.a=crash" --layer model &&
+  [ "$(cell model-crash model fake.a)" = "(True, 0)" ] &&
+  ok "model CRASH: SIGSEGV (the code under test crashed): caught" || fail "model CRASH: SIGSEGV: $(cell model-crash model fake.a)"
+if matrix lin-correct-unknown 1 "lin:fake.a=fail,lin:fake.b=fail,lin:correct=unknown" --layer lin --lin "$dir/lin"; then
+  [ "$(status_of lin-correct-unknown lin)" = "error: not checked" ] &&
+    ok "LINEARIZABILITY UNKNOWN on the correct code: 'error: not checked', not a false alarm" ||
+    fail "LINEARIZABILITY UNKNOWN on the correct code: '$(status_of lin-correct-unknown lin)'"
+fi
+# The faults test: FAKE_CAUGHT_BY names the layer for both fakes; fake.a's failure is
+# not a rejection (NOT CAUGHT, exit 1), fake.b's is (caught).
+for case in lin:unknown lin:crashed lin:nondet model:crashed model:nondet stress:unknown; do
+  layer=${case%%:*} outcome=${case#*:}
+  FAKE_CAUGHT_BY=$layer FAKE_OUTCOMES="$layer:fake.a=$outcome,$layer:fake.b=fail" \
+    "$here/check_faults_caught.sh" $layer fake "$dir/$layer" >"$dir/faults-$layer-$outcome.out" 2>&1; rc=$?
+  [ $rc -eq 1 ] && grep -q "^NOT CAUGHT: fake.a ($layer exit 1, but" "$dir/faults-$layer-$outcome.out" &&
+    grep -q "^caught: fake.b " "$dir/faults-$layer-$outcome.out" &&
+    ok "faults test, $layer $outcome: NOT CAUGHT (exit 1); a rejection beside it: caught" ||
+    { fail "faults test, $layer $outcome: exit $rc"; cat "$dir/faults-$layer-$outcome.out"; }
+done
+FAKE_CAUGHT_BY=model FAKE_OUTCOMES="model:fake.a=crash,model:fake.b=fail" \
+  "$here/check_faults_caught.sh" model fake "$dir/model" >"$dir/faults-crash.out" 2>&1 &&
+  ok "faults test, model CRASH: SIGSEGV: caught" || { fail "faults test, model CRASH: SIGSEGV"; cat "$dir/faults-crash.out"; }
 
 # --- the correct-code cells -------------------------------------------------------
 all_caught="model:fake.a=fail,props:fake.b=fail"
-status_of() { q "$1" "[c['status'] for c in d['correct_code'] if c['layer'] == '$2'][0]"; }
+
 if matrix clean 0 "$all_caught"; then
   [ "$(q clean "sorted({c['status'] for c in d['correct_code']})")" = "['clean']" ] &&
     grep -q "^correct code: 3 clean, 0 false alarm, 0 over budget: not checked" "$dir/clean.out" &&
@@ -131,9 +183,12 @@ if matrix whole 0 "$all_caught"; then
     "$dir/shard2.json" >"$dir/merge2.out" 2>&1; rc=$?
   [ $rc -eq 2 ] && grep -q "fake.a in" "$dir/merge2.out" && ok "a shard merged twice: the overlap named, exit 2" ||
     fail "a shard merged twice: exit $rc"
-  /usr/bin/python3 "$here/../tools/merge_reports.py" "$dir/shard0.json" "$dir/shard2.json" >"$dir/merge3.out" 2>&1; rc=$?
-  [ $rc -eq 2 ] && grep -q "shards 1 of 3 are missing" "$dir/merge3.out" && ok "a missing shard: named, incomplete, exit 2" ||
-    { fail "a missing shard: exit $rc"; cat "$dir/merge3.out"; }
+  /usr/bin/python3 "$here/../tools/merge_reports.py" "$dir/shard0.json" "$dir/shard2.json" --junit "$dir/merge3.xml" \
+    >"$dir/merge3.out" 2>&1; rc=$?
+  [ $rc -eq 2 ] && grep -q "shards 1 of 3 are missing" "$dir/merge3.out" &&
+    grep -q 'errors="1"' "$dir/merge3.xml" && grep -q '<error message="INCOMPLETE: shards 1 of 3 are missing' "$dir/merge3.xml" &&
+    ok "a missing shard: named, incomplete, exit 2, an <error> in the merged JUnit" ||
+    { fail "a missing shard: exit $rc"; cat "$dir/merge3.out" "$dir/merge3.xml"; }
 fi
 matrix shard-miss 1 "model:fake.a=pass,props:fake.b=fail" --shard 0/3 &&
   ok "a shard's exit status is its own rows' (fake.a missed in shard 0/3: exit 1)"

@@ -2,13 +2,19 @@
 # replay_and_trace.sh LFCHECK BUILD_DIR — a seeded fault's failure produces the
 # per-thread table, a well-formed trace and a replay file, and `./lfcheck replay`
 # reproduces the same failure with the same exit status 10 times out of 10, for
-# the random and the context-bound scheduler and for a stress failure.
+# the random and the context-bound scheduler and for a stress failure. The replay
+# line a failure prints works as printed from another directory, without
+# LFCHECK_BUILD_DIR: the driver's path, and the build tree from the replay file or
+# the line (issue 27; before, "./lfcheck replay ..." worked only in lfcheck's source
+# tree, and `lfcheck replay FILE` outside a build tree found no build).
 set -u
-lfcheck=$1 build=$2
+lfcheck=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") build=$2
 here=$(cd "$(dirname "$0")" && pwd)
 export LFCHECK_BUILD_DIR=$build LFCHECK_SKIP_SETUP=1
 dir=$(mktemp -d)
 export LFCHECK_ARTIFACTS=$dir
+# Where a user of an installed driver stands: no ./lfcheck here, no build tree.
+cd "$dir" || exit 1
 failed=0
 fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
 
@@ -22,7 +28,11 @@ check_model_case() {  # fault scenario scheduler
     [ -s "$stem.$f" ] || fail "$fault: $stem.$f missing"
   done
   echo "$out" | grep -q '^step  thread 0' || fail "$fault: no per-thread table on the terminal"
-  echo "$out" | grep -q "replay: ./lfcheck replay $stem.replay" || fail "$fault: no replay line"
+  echo "$out" | grep -q "replay: [^ ]*lfcheck replay $stem.replay" || fail "$fault: no replay line"
+  # The line as printed, where the command ran, with no build directory in the environment.
+  line=$(echo "$out" | sed -n 's/^replay: //p')
+  env -u LFCHECK_BUILD_DIR bash -c "$line" >/dev/null 2>&1; rc=$?
+  [ $rc -eq 1 ] || fail "$fault: the printed replay line '$line' exits $rc, want 1"
   /usr/bin/python3 "$here/validate_trace.py" "$stem.trace.json" --min-flows "$min_flows" || fail "$fault: trace"
   local verdict steps
   verdict=$(grep '!! ' "$stem.table.txt" | sed 's/^ *[0-9]* *//')
@@ -79,6 +89,12 @@ fi
 # same seed (the accounting failure reproduces whatever the timing).
 out=$("$lfcheck" stress treiber --sanitizer none --fault take_all_drops_last --ops 50000 --seed 11 --quiet 2>&1); rc=$?
 [ $rc -eq 1 ] || fail "stress fault: exit $rc"
+for kind in "replay" "replay file"; do  # both printed lines, as printed, with no build directory set
+  line=$(echo "$out" | sed -n "s/^  $kind: //p" | head -1)
+  env -u LFCHECK_BUILD_DIR bash -c "$line" >/dev/null 2>&1; rc=$?
+  [ $rc -eq 1 ] && echo "stress $kind line, as printed: exit 1" ||
+    fail "stress: the printed $kind line '$line' exits $rc, want 1"
+done
 stem="$dir/treiber.push_pop_take_all.seed11"
 [ -s "$stem.table.txt" ] && [ -s "$stem.replay" ] || fail "stress artifacts missing"
 /usr/bin/python3 "$here/validate_trace.py" "$stem.trace.json" || fail "stress trace"
@@ -89,6 +105,6 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 echo "replay stress take_all_drops_last seed 11: $ok/10 reproduced"
 [ $ok -eq 10 ] || fail "stress replay reproduced $ok/10"
-rm -rf "$dir"
+cd / && rm -rf "$dir"
 echo "replay and trace: $failed failed"
 [ $failed -eq 0 ]

@@ -7,29 +7,34 @@
 #                  run exactly the unsharded run's workloads, same seed and budget,
 #                  none twice; GTEST_SHARD_STATUS_FILE is touched; merge of the 3
 #                  = the unsharded JSON up to order and seconds; a shard with no
-#                  workload exits 2
+#                  workload exits 2; every shard's record says its shard, the
+#                  plan's size (of_runs) and the plan, and 2 of the 3 merge to an
+#                  INCOMPLETE error, in JSON and JUnit (exit 2)
 #   lin shards     3 shards run scenarios I, I+3, ... of the unsharded run: their
 #                  scenario counts add up to it, and merge sums the 3 parts into
 #                  the unsharded JSON (up to seconds); 2 of the 3 merge to an
-#                  INCOMPLETE error (exit 2); with a seeded fault the merge fails
-#                  with the unsharded run's failing scenario; a shard with no
-#                  scenario exits 2
+#                  INCOMPLETE error, in JSON and JUnit (exit 2); parts run with
+#                  other --iterations, --depth or --bound are not summed (exit 2);
+#                  with a seeded fault the merge fails with the unsharded run's
+#                  first failing scenario, also where the shards' failures are of
+#                  both passes (sampled and search); a shard with no scenario exits 2
 set -u
 stress=$1 lin=$2 lfcheck=$3
 source "$(dirname "$0")/truth_lib.sh"
 
 # Runs the 3 shards of COMMAND (shard 1 through GoogleTest's variables) as
-# NAME0..NAME2 and prints their JSON files.
+# NAME0..NAME2 and sets `parts` to their JSON files; returns 1 if one failed.
 three_shards() {  # NAME -- COMMAND...
   local name=$1 i; shift 2
+  parts=""
   for i in 0 1 2; do
     if [ $i = 1 ]; then
       GTEST_SHARD_INDEX=1 GTEST_TOTAL_SHARDS=3 GTEST_SHARD_STATUS_FILE="$dir/$name.status" \
-        run_shard $name$i -- "$@" >&2
+        run_shard $name$i -- "$@"
     else
-      run_shard $name$i -- "$@" --shard $i/3 >&2
+      run_shard $name$i -- "$@" --shard $i/3
     fi || return 1
-    echo "$dir/$name$i.json"
+    parts+="$dir/$name$i.json "
   done
 }
 
@@ -51,12 +56,29 @@ merge_equals() {  # LAYER UNSHARDED.json SHARD.json...
   fi
 }
 
+# partial LAYER WANT SHARD0.json SHARD2.json: lfcheck merge of the two (JSON and JUnit)
+# exits WANT with an INCOMPLETE error run that names shard 1 missing, JSON and JUnit alike.
+partial() {
+  local layer=$1 want=$2; shift 2
+  "$lfcheck" merge "$@" "${@/.json/.xml}" --json "$dir/$layer-partial.json" --junit "$dir/$layer-partial.xml" \
+    >"$dir/$layer-partial.out" 2>&1
+  local rc=$?
+  if [ $rc -eq "$want" ] && grep -q 'INCOMPLETE: shards 1 of 3 are missing' "$dir/$layer-partial.out" &&
+     /usr/bin/python3 "$here/verdict_rules.py" $rc "$dir/$layer-partial.json" "$dir/$layer-partial.xml" \
+       >"$dir/$layer-partial.rules"; then
+    ok "$layer merge: 2 of 3 shards are an INCOMPLETE error in JSON and JUnit (exit $rc)"
+  else
+    fail "$layer merge: 2 of 3 shards exit $rc (want $want): $(cat "$dir/$layer-partial.rules" 2>/dev/null)"
+    cat "$dir/$layer-partial.out"
+  fi
+}
+
 # --- stress: workloads --------------------------------------------------------------
 splan=("$stress" treiber --threads 2 --ops 4000 --seed 11)
 if run stress 0 -- "${splan[@]}"; then
   workloads=$(runs_of "$dir/stress.json" ordered | wc -l)
-  if parts=$(three_shards sshard -- "${splan[@]}"); then
-    all=$(for p in $parts; do runs_of "$p" ordered; done | sort)
+  if three_shards sshard -- "${splan[@]}"; then
+    all=$(for p in $parts; do runs_of "$p" ordered unsharded; done | sort)
     if [ "$all" = "$(runs_of "$dir/stress.json" sorted)" ]; then
       ok "stress: 3 shards ran exactly the unsharded run's $workloads workloads (same seed, ops, verdicts), none twice"
     else
@@ -66,6 +88,18 @@ if run stress 0 -- "${splan[@]}"; then
     [ -e "$dir/sshard.status" ] && ok "stress: GTEST_SHARD_STATUS_FILE touched" ||
       fail "stress: GTEST_SHARD_STATUS_FILE not touched"
     merge_equals stress "$dir/stress.json" $parts
+    i=0 before=$failed
+    for p in $parts; do
+      fields=$(/usr/bin/python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+print(sorted({(r.get("shard"), r.get("of_runs"), r.get("plan", "")[:14]) for r in runs}))' "$p")
+      [ "$fields" = "[('$i/3', $workloads, 'stress treiber')]" ] ||
+        fail "stress shard $i/3: its records say (shard, of_runs, plan) $fields"
+      i=$((i + 1))
+    done
+    [ $failed -eq $before ] && ok "stress: every shard's records say their shard, of_runs $workloads and the plan"
+    partial stress 2 $(echo $parts | cut -d' ' -f1,3)
   fi
   # More shards than workloads: the last shard has none.
   n=$((workloads + 1))
@@ -79,35 +113,65 @@ fi
 # --- lin: scenarios --------------------------------------------------------------------
 lplan=("$lin" treiber --scenarios 7 --iterations 200 --bound-executions 400 --seed 3)
 if run lin 0 -- "${lplan[@]}"; then
-  if parts=$(three_shards lshard -- "${lplan[@]}"); then
+  if three_shards lshard -- "${lplan[@]}"; then
     counts=$(for p in $parts; do /usr/bin/python3 -c 'import json,sys; print(*[r["scenarios"] for r in json.load(open(sys.argv[1]))["runs"]])' "$p"; done | tr '\n' ' ')
     [ "$counts" = "3 2 2 " ] && ok "lin: the 3 shards ran 3, 2 and 2 of the 7 scenarios" ||
       fail "lin: the shards ran $counts scenarios, want 3 2 2"
     merge_equals lin "$dir/lin.json" $parts  # the 3 parts summed into one run
-    "$lfcheck" merge $(echo $parts | cut -d' ' -f1,2) --json "$dir/lpartial.json" >"$dir/lpartial.out" 2>&1
-    rc=$?
-    [ $rc -eq 2 ] && grep -q "INCOMPLETE: shards 2 of 3 are missing" "$dir/lpartial.out" &&
-      ok "lin merge: 2 of 3 shards are an INCOMPLETE error (exit 2)" ||
-      { fail "lin merge: 2 of 3 shards exit $rc"; cat "$dir/lpartial.out"; }
+    partial lin 2 $(echo $parts | cut -d' ' -f1,3)
+    # A part run with other settings is not a part of the same run.
+    for other in "--iterations 300" "--depth 2" "--bound 1"; do
+      run_shard lother -- "${lplan[@]}" $other --shard 1/3 || continue
+      "$lfcheck" merge $(echo $parts | cut -d' ' -f1,3) "$dir/lother.json" --json "$dir/lother-merged.json" \
+        >"$dir/lother.out" 2>&1
+      rc=$?
+      [ $rc -eq 2 ] && grep -q "INCOMPLETE: the parts are shards of runs with different settings (${other:2:5}" \
+        "$dir/lother.out" && ok "lin merge: a part run with $other is not summed with the others (INCOMPLETE, exit 2)" ||
+        { fail "lin merge: a part run with $other: exit $rc"; cat "$dir/lother.out"; }
+    done
   fi
-  # A seeded lin fault: the unsharded run stops at its first failing scenario; the
-  # merge of the shards fails with that same scenario's failure (exit 1).
-  fplan=("${lplan[@]}" --fault treiber.pop_gives_up)
-  if run fault 1 -- "${fplan[@]}" && parts=$(three_shards fshard -- "${fplan[@]}"); then
-    "$lfcheck" merge $parts --json "$dir/fmerged.json" >"$dir/fmerge.out" 2>&1
-    rc=$?
-    first=$(/usr/bin/python3 - "$dir/fault.json" "$dir/fmerged.json" <<'EOF'
+  # A seeded lin fault: the unsharded run stops at its first failing scenario in (pass,
+  # index) order — every scenario's sampled run comes before any search; the merge of
+  # the shards fails with that same scenario's failure (exit 1). fault_merge N PLAN...
+  # sets fm_rc, the merge's exit status, and fm_says: "same" or how they differ, then
+  # "mixed" if a shard's failure comes at a lower index in a later pass than the
+  # unsharded run's (where index order alone would pick it).
+  fault_merge() {
+    local name=fault$1; shift
+    run $name 1 -- "$@" && three_shards ${name}s -- "$@" || return 1
+    "$lfcheck" merge $parts --json "$dir/${name}m.json" >"$dir/${name}m.out" 2>&1
+    fm_rc=$?
+    fm_says=$(/usr/bin/python3 - "$dir/$name.json" "$dir/${name}m.json" $parts <<'EOF'
 import json, sys
-keys = ("verdict", "failure", "scenario", "failing_index")
-a, b = (json.load(open(f))["runs"] for f in sys.argv[1:])
-print("same" if len(b) == 1 and all(a[0].get(k) == b[0].get(k) for k in keys) and "failing_index" in a[0]
+keys = ("verdict", "failure", "scenario", "failing_index", "failing_pass")
+a, b, *parts = ([r for r in json.load(open(f))["runs"]] for f in sys.argv[1:])
+print("same" if len(b) == 1 and all(a[0].get(k) == b[0].get(k) for k in keys) and "failing_pass" in a[0]
       else f"unsharded {[{k: r.get(k) for k in keys} for r in a]} merged {[{k: r.get(k) for k in keys} for r in b]}")
+if any(p[0].get("verdict") == "fail" and p[0].get("failing_index", 99) < a[0].get("failing_index", 0) for p in parts):
+    print("mixed")
 EOF
 )
-    [ $rc -eq 1 ] && [ "$first" = same ] &&
+  }
+  if fault_merge 0 "${lplan[@]}" --fault treiber.pop_gives_up; then
+    [ $fm_rc -eq 1 ] && [ "$(echo "$fm_says" | head -1)" = same ] &&
       ok "lin merge of a fault's shards: one failing run, the unsharded run's first failing scenario (exit 1)" ||
-      { fail "lin merge of a fault's shards: exit $rc, $first"; cat "$dir/fmerge.out"; }
+      { fail "lin merge of a fault's shards: exit $fm_rc, $fm_says"; cat "$dir/fault0m.out"; }
   fi
+  # One sampled execution per scenario: some scenarios fail only in their search. Seeds
+  # until one whose shards fail in both passes (the first such, seed 1 at the time of
+  # writing: unsharded 7 sampled; shards 7 sampled, 2 search).
+  mixed=""
+  for seed in 1 2 3 4 5 6 7 8; do
+    fault_merge $seed "$lin" treiber --scenarios 9 --iterations 1 --bound-executions 400 --seed $seed \
+      --fault treiber.pop_gives_up || break
+    [ "$(echo "$fm_says" | tail -1)" = mixed ] || continue
+    mixed=$seed
+    [ $fm_rc -eq 1 ] && [ "$(echo "$fm_says" | head -1)" = same ] &&
+      ok "lin merge, shards failing in both passes (seed $seed): the unsharded run's first failure, (pass, index) order" ||
+      fail "lin merge, shards failing in both passes (seed $seed): exit $fm_rc, $(echo "$fm_says" | head -1)"
+    break
+  done
+  [ -n "$mixed" ] || fail "lin merge: no seed of 1..8 has shards failing in both passes (nothing checked the order)"
   "${lplan[@]}" --shard 8/9 --quiet --json "$dir/lempty.json" >"$dir/lempty.out" 2>&1
   rc=$?
   [ $rc -eq 2 ] && grep -q "NO WORK: shard 8/9 has none of the 7 scenarios" "$dir/lempty.out" &&

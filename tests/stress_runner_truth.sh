@@ -12,9 +12,19 @@
 #   hangs       a workload's own hang watchdog (shutdown's parked owner) leaves the
 #               same whole verdict as the runner's
 #   heartbeats  a nested lin.scenarios run beats per execution: no false HANG
+#   real time   lin.scenarios checks real-time order, not program order alone: probe_stale
+#               (stress/selftest/probe_lin_stale.cpp), a register whose writes others see
+#               late, is linearizable in program order and must fail
 #   crashes     four threads that crash at once leave one whole verdict (JSON, JUnit)
 #   pacing      DeliQueue's and removal's lin.history keep their queue short (at most 64 queued), so
 #               their 10,000-call histories are checked, not judged unknown
+#   litmus      a failing litmus workload (a model scenario on real threads) records
+#               the scenario's threads, the executions it ran and its unit, also when
+#               the process dies in it, and shows each thread's last executions (issue 27)
+#   lin check   a Sync::check failing inside a lin scenario is that scenario's failure:
+#               what is printed as its failure is what the JSON records (issue 27)
+#   interrupt   SIGTERM (as SIGINT) ends the run: the workload running and the ones after it are
+#               "interrupted" (verdict error, exit 2) in the JSON and JUnit (issue 27)
 #   sanitizers  environment options that switch reporting off are refused (exit 2);
 #               a LeakSanitizer leak fails the run in its JSON and JUnit, with its
 #               replay line, as the exit status (1) says
@@ -28,6 +38,16 @@ run tiny-duration 0 -- "$stress" --duration 0.000001 --seed 1 &&
 if run idle 2 -- "$probes" probe_idle --seed 1; then
   grep -q '"verdict":"error"' "$dir/idle.json" && grep -q "NO WORK" "$dir/idle.out" &&
     ok "a workload that runs no round: NO WORK, verdict error, exit 2" || fail "idle workload: $(cat "$dir/idle.json")"
+fi
+
+# --- lin.scenarios on real threads: real-time order ----------------------------------
+# A read invoked after write(v) returned must see v (or a later write). probe_stale's
+# other threads read the old value until the writer's slow flush: only a real-time
+# check rejects it (before this check, program order accepted every execution).
+if run stale 1 -- "$probes" probe_stale --workload lin.scenarios --lin-scenarios 30 --seed 1; then
+  grep -q "NOT LINEARIZABLE" "$dir/stale.out" && grep -q '"verdict":"fail"' "$dir/stale.json" &&
+    ok "lin.scenarios rejects a read that missed a write which returned before it began (real time)" ||
+    fail "probe_stale: no NOT LINEARIZABLE verdict: $(tail -3 "$dir/stale.out")"
 fi
 
 # --- --duration is a deadline: rounds end at it ------------------------------------
@@ -104,6 +124,69 @@ print('ok' if ok else 'histories %s, calls_checked %s, most_queued %s' % (r.get(
   fi
 done
 
+# --- litmus failures: the scenario's threads, the work done, the last executions --------
+# Before: "threads":4 (the --threads default) for a 2-thread scenario, "ops":0 when the
+# process died in the run, and an empty "last operations per thread" table.
+litmus_record() {  # NAME THREADS EXECUTIONS FAILURE_PREFIX
+  /usr/bin/python3 - "$dir/$1.json" "$2" "$3" "$4" <<'EOF2'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+ok = (r["threads"] == int(sys.argv[2]) and r["ops"] == int(sys.argv[3]) and r.get("unit") == "executions"
+      and r["failure"].startswith(sys.argv[4]))
+print("ok" if ok else "threads %s, ops %s, unit %s, failure %r" % (r["threads"], r["ops"], r.get("unit"), r["failure"]))
+EOF2
+}
+if run litmus-check 1 -- "$probes" probe_litmus --workload litmus.check_fails --ops 10000 --seed 1 --artifacts "$dir/arts-litmus"; then
+  verdict=$(litmus_record litmus-check 2 3 "ASSERT: probe_litmus: the third execution")
+  rows=$(sed -n '/last operations per thread/,/trace:/p' "$dir/litmus-check.out" | grep -cE '^ +[0-9]+ ')
+  table=$dir/arts-litmus/probe_litmus.litmus.check_fails.seed1.table.txt
+  if [ "$verdict" != ok ]; then
+    fail "litmus check failure: $verdict (want 2 threads, 3 executions)"
+  elif [ "$rows" -lt 2 ] || ! grep -q 'execution 3' "$table"; then
+    fail "litmus check failure: $rows rows of last operations, want each thread's executions"; cat "$dir/litmus-check.out"
+  else
+    ok "litmus check failure: 2 threads, 3 executions, each thread's last executions shown"
+  fi
+fi
+if run litmus-crash 1 -- "$probes" probe_litmus --workload litmus.crash_later --ops 10000 --seed 1; then
+  verdict=$(litmus_record litmus-crash 2 5 "crash (signal)")
+  [ "$verdict" = ok ] && ok "litmus crash in execution 5: 2 threads, 5 executions in the dying run's JSON" ||
+    fail "litmus crash in execution 5: $verdict (want 2 threads, 5 executions)"
+fi
+
+# --- a check failing inside a lin scenario: printed as recorded -----------------------
+# Before: the check went to the outer run (JSON "ASSERT: ...") while the scenario ran
+# on and was printed, shrunk, as NOT LINEARIZABLE.
+if run lin-check 1 -- "$probes" probe_lin --workload 'lin.*' --lin-scenarios 1 --seed 1; then
+  printed=$(sed -n 's/^lin probe_lin (real threads, [a-z]*) FAILED: //p' "$dir/lin-check.out")
+  recorded=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][0]['failure'])" "$dir/lin-check.json")
+  if [ -n "$printed" ] && [[ "$recorded" == "$printed"* ]] && [[ "$printed" == "ASSERT: probe_lin: boom()"* ]]; then
+    ok "a check inside a lin scenario: printed and recorded as '$printed'"
+  else
+    fail "a check inside a lin scenario: printed '$printed', recorded '$recorded' (want both the check's ASSERT)"
+  fi
+fi
+
+# --- SIGTERM: what finished is reported, the rest marked interrupted -------------------
+# Two passing litmus workloads under a long --duration; SIGTERM once the first shows its
+# progress line. Before: the litmus workload showed none, and the signal killed the
+# process (143) with no JSON.
+interrupt int TERM 'stress probe_litmus/litmus.quiet\]' -- "$probes" probe_litmus --workload 'litmus.quiet*' --duration 600 --seed 1 \
+  && held=1 || held=0
+if ! grep -q 'stress probe_litmus/litmus.quiet\]' "$dir/int.err"; then
+  fail "interrupt: the litmus workload showed no progress line in 60 s"
+elif [ $held = 1 ]; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+runs = json.load(open(sys.argv[1]))['runs']
+ok = [r['workload'] for r in runs] == ['litmus.quiet', 'litmus.quiet_too'] and \
+     all(r['verdict'] == 'error' and r['failure'] == 'interrupted' for r in runs) and runs[0]['ops'] > 0 and runs[1]['ops'] == 0
+print('ok' if ok else runs)" "$dir/int.json")
+  [ "$verdict" = ok ] && grep -q 'interrupted' "$dir/int.out" &&
+    ok "SIGTERM: exit 2, the running workload and the next one interrupted in JSON, JUnit and summary" ||
+    fail "interrupt: $verdict"
+fi
+
 # --- sanitizer reports belong to the verdict ----------------------------------------
 refused() {  # variable=value binary
   env "$1" "$2" treiber --ops 1000 --quiet >"$dir/env.out" 2>&1; local rc=$?
@@ -120,7 +203,7 @@ if [ -n "$tsan" ]; then
   refused ASAN_OPTIONS=detect_leaks=0 "$asan"
   refused UBSAN_OPTIONS=halt_on_error=false "$asan"
   if run leak 1 -- "$asan_probes" probe_leak --ops 1000 --seed 5; then
-    grep -q '"failure":"LeakSanitizer' "$dir/leak.json" && grep -q "replay: ./lfcheck stress probe_leak" "$dir/leak.out" &&
+    grep -q '"failure":"LeakSanitizer' "$dir/leak.json" && grep -q "replay: [^ ]*lfcheck --build [^ ]* stress probe_leak" "$dir/leak.out" &&
       ok "a leak: verdict fail in JSON and JUnit, replay line, exit 1" || fail "leak: $(cat "$dir/leak.json")"
   fi
 fi

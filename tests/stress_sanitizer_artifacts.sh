@@ -31,9 +31,11 @@ fi
 # 2. trace: well-formed, every thread with slices.
 /usr/bin/python3 "$here/validate_trace.py" "$stem.trace.json" >"$dir/trace-check" 2>&1 && ok "trace parses" ||
   fail "trace: $(head -3 "$dir/trace-check")"
-# 3. replay file: the format, the layer, the failure and a command line.
+# 3. replay file: the format, the layer, the failure, the driver's arguments and the
+#    command line as printed (the driver's path, and the build tree, that work from anywhere).
 if [ "$(head -1 "$stem.replay" 2>/dev/null)" = "lfcheck-replay 1" ] && grep -qx "layer=stress" "$stem.replay" &&
-   grep -q "^failure=ThreadSanitizer" "$stem.replay" && grep -q "^command=./lfcheck stress removal .*--seed 1" "$stem.replay"; then
+   grep -q "^failure=ThreadSanitizer" "$stem.replay" && grep -q "^args=stress removal .*--seed 1" "$stem.replay" &&
+   grep -Eq "^command=[^ ]*lfcheck( --build [^ ]+)? stress removal .*--seed 1" "$stem.replay"; then
   ok "replay file parses: layer stress, the failure, the command"
 else
   fail "replay file $stem.replay missing or malformed"; cat "$stem.replay" 2>/dev/null

@@ -7,8 +7,9 @@ JUnit file of the same run, EXIT_STATUS what the run exited with.
      any is "error", else 0 — and a report with no run at all never exits 0.
   2. No run passes with zero work: a "pass" has iterations (model), ops
      (stress) or executions (lin) > 0.
-  3. "exhaustive" only for a tree search (bound, full) that passed and started at
-     its root (not a replay: no "replay_of").
+  3. "exhaustive" only for a search (bound, full, dpor, or the plan's bound+full
+     fallback) that passed and started at its root (not a replay: no "replay_of");
+     an exhaustive dpor run names the bounds that remain ("bounds").
   4. The JUnit file says the same: one testcase per run, failures + errors = the
      runs that are not "pass".
 Exit 0 if every rule holds, 1 with each broken rule otherwise."""
@@ -43,8 +44,10 @@ def main():
         if r.get("verdict") == "pass" and not (isinstance(work, int) and work > 0):
             problems.append(f"{name}: pass with {work!r} iterations/ops")
         if r.get("exhaustive"):
-            if r.get("scheduler") not in ("bound", "full"):
+            if r.get("scheduler") not in ("bound", "full", "dpor", "bound+full"):
                 problems.append(f"{name}: exhaustive for the {r.get('scheduler')} scheduler")
+            if r.get("scheduler") == "dpor" and not r.get("bounds"):
+                problems.append(f"{name}: an exhaustive dpor run that does not name its bounds")
             if r.get("verdict") != "pass":
                 problems.append(f"{name}: exhaustive but {r.get('verdict')}")
             if "replay_of" in r:

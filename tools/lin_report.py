@@ -1,16 +1,34 @@
 #!/usr/bin/python3
 """lin_report.py OUT.json [--junit OUT.xml] [--model M.json] [--stress S.json]
 
-Merges the lin runs of both layers into one report: {"runs":[{"structure",
-"layer","scenarios","executions","verdict","seconds",...}]} — the model layer's
-records as lfcheck-lin-model wrote them, the stress layer's lin.* workload
-records with their executions and scenarios under the same names. JUnit: one
-testcase per structure and layer. A layer file that is missing or unreadable is
-an error (exit 2): a report never silently drops a layer's verdicts."""
+The report of `./lfcheck lin`'s two layers: {"runs":[{"structure","layer",
+"scenarios","executions","verdict","seconds",...}]} — the model layer's records
+as lfcheck-lin-model wrote them, the stress layer's lin.* workload records with
+their executions and scenarios under the same names (and a shard's "shard",
+"of_runs" and "plan"). The layer files are the ones `verdicts.py settle` held to
+the layers' exit statuses, so a layer that died is an error run here, never a
+missing row. JUnit: written from the same runs (tools/verdicts.py). Prints one
+summary line and exits with the status the runs stand for (verdicts.py's
+exit_status); 2 if a layer file cannot be read at all."""
 import argparse
 import json
 import sys
-from xml.sax.saxutils import escape, quoteattr
+
+from verdicts import exit_status, junit, read_runs, summary
+
+# The stress runner's fields a lin record keeps under the same name.
+STRESS_KEPT = ("workload", "scenarios", "seconds", "seed", "sanitizer", "failure", "replay", "fault", "shard",
+               "of_runs", "plan")
+
+
+def lin_record(r):
+    """A stress runner's record of a lin.* workload (or an error run of the layer) as a lin record."""
+    rec = {"structure": r.get("structure", ""), "layer": "stress"}
+    rec.update({k: r[k] for k in STRESS_KEPT if k in r})
+    rec["scenarios"] = r.get("scenarios", 0)
+    rec["executions"] = r.get("ops", 0)
+    rec["verdict"] = r.get("verdict", "error")
+    return rec
 
 
 def main():
@@ -23,34 +41,22 @@ def main():
     runs = []
     try:
         if a.model:
-            runs += json.load(open(a.model))["runs"]
+            runs += read_runs(a.model)
         if a.stress:
-            for r in json.load(open(a.stress))["runs"]:
-                rec = {"structure": r["structure"], "layer": "stress", "workload": r["workload"],
-                       "scenarios": r.get("scenarios", 0), "executions": r["ops"], "verdict": r["verdict"],
-                       "seconds": r["seconds"], "seed": r["seed"], "sanitizer": r.get("sanitizer", "")}
-                for k in ("failure", "replay", "fault"):
-                    if k in r:
-                        rec[k] = r[k]
-                runs.append(rec)
-    except (OSError, ValueError, KeyError) as e:
+            runs += [lin_record(r) for r in read_runs(a.stress)]
+    except (OSError, ValueError, KeyError, TypeError) as e:
         sys.stderr.write(f"lfcheck lin: cannot read a layer's results: {e}\n")
         return 2
     with open(a.out, "w") as out:
         json.dump({"runs": runs}, out, indent=1)
     if a.junit:
-        failures = sum(r["verdict"] != "pass" for r in runs)
         with open(a.junit, "w") as out:
-            out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
-            out.write(f'<testsuite name="lfcheck.lin" tests="{len(runs)}" failures="{failures}">\n')
-            for r in runs:
-                out.write(f'  <testcase classname={quoteattr(r["structure"])} name={quoteattr(r["layer"])} '
-                          f'time="{r["seconds"]}">')
-                if r["verdict"] != "pass":
-                    out.write(f'<failure message={quoteattr(r.get("failure", "failed"))}/>')
-                out.write("</testcase>\n")
-            out.write("</testsuite>\n</testsuites>\n")
-    return 0
+            out.write(junit(runs, "lfcheck.lin"))
+    for r in runs:
+        if r.get("verdict") != "pass":
+            print(f"  {r.get('structure')} ({r.get('layer')}): {r.get('verdict')}: {r.get('failure', '')}")
+    print(summary("lin", runs))
+    return exit_status(runs)
 
 
 if __name__ == "__main__":

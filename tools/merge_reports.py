@@ -5,28 +5,43 @@ of several shards (or jobs, or machines).
 FILES are the --json reports ({"runs":[...]}: model, stress, lin) and the --junit
 files of the shards, in any mix (a file is JUnit when it starts with "<?xml" or
 "<testsuites"). The merged JSON holds every run of every JSON file, in the order
-given; the merged JUnit holds every testcase of every JUnit file in one testsuite
-whose counts are recomputed.
+given, with the shards joined as below and the merge's own error runs; the merged
+JUnit is written from those same runs (one testcase per run, a <failure> per
+failing run, an <error> per error run), the body of a failure taken from the
+shard's JUnit testcase of the same run; the summary line says the exit status. So
+the JSON, the JUnit, the summary and the exit status say the same: 1 if any run
+failed, else 2 if any is an error or there is no run, else 0 (tools/verdicts.py,
+the rule of harness/report/report.hpp). A file it cannot read is an error run.
 
 Failures are grouped by signature — structure, scenario (or workload), the
 checker's words ("failure") and, when the run names it, the top frame in the
 user's code ("top_frame") — so fifty shards that hit one race print one group
 with fifty seeds.
 
-A run one command split into parts (`lfcheck lin --shard I/N`: each shard's run
-of a structure has "shard": "I/N" and the scenarios i = I mod N) is summed back
-into the unsharded run: its scenarios, executions and exhaustive scenarios are
-the parts' sums; it fails if a part fails, with the failure of the part whose
-failing scenario comes first (the one the unsharded run stops at); it is an
-error if a part is missing ("INCOMPLETE") or none executed anything. A shard
-that got no scenario (N above the scenario count) is an empty part, not an
-error of the whole. --keep-shards keeps the parts as they are (one shard's own
-report, e.g. `lfcheck run` in a shard).
+No sharded result passes unless all its parts are there:
+- A lin run one command split into parts (`lfcheck lin --shard I/N`: each shard's
+  run of a structure has "shard": "I/N", "of_scenarios" and the scenarios i = I
+  mod N) is summed back into the unsharded run: its scenarios, executions and
+  exhaustive scenarios are the parts' sums; it fails if a part fails, with the
+  failure of the part whose failing scenario comes first in the unsharded run's
+  order — every scenario's sampled run, then every scenario's search, so by
+  ("failing_pass", "failing_index") — the one the unsharded run stops at; it is an
+  error ("INCOMPLETE") if a part is missing, if the parts are of runs of other
+  sizes or settings (of_scenarios, sampler, depth, iterations_per_scenario, bound,
+  bound_executions, max_threads, max_ops), or if none executed anything. A shard
+  that got no scenario (N above the scenario count) is an empty part, not an
+  error of the whole.
+- The runs of a sharded plan (`lfcheck model --shard I/N`, `lfcheck stress --shard
+  I/N`: each record has "shard", "of_runs", the plan's size, and "plan", its
+  command) stand for the unsharded runs (and lose those fields) only if all
+  "of_runs" runs of the plan are here; otherwise an INCOMPLETE error run names
+  the missing shards.
+--keep-shards keeps the parts and plans as they are (one shard's own report, e.g.
+`lfcheck run` in a shard).
 
 A run that appears in two files (the same structure, scenario or workload,
-scheduler, bound, depth, fault and seed) means the shards overlapped: the merge
-says so and exits 2. Exit status otherwise as for one run (harness/report/report.hpp):
-1 if any run failed, else 2 if any run is an error or there is no run, else 0.
+scheduler, bound, depth, fault and seed; a lin part's shard) means the shards
+overlapped: the merge keeps the first, says so, and adds an OVERLAP error run.
 
 Kill matrices (the --json of `lfcheck mutants --shard I/N`: {"faults":[...],
 "correct_code":[...]}) merge into one matrix, when every JSON file is one: its
@@ -36,33 +51,60 @@ shards must be all N of one N (otherwise the merge says which are missing and
 the result is incomplete, exit 2 unless it already shows a miss). Exit status as
 for one matrix: 1 if a fault is not caught (or missed by a layer its catalogue
 names) or a correct-code cell is a false alarm, an error or (unless the shards
-ran with --allow-unchecked) over budget; else 2 if incomplete; else 0."""
+ran with --allow-unchecked) over budget; else 2 if incomplete; else 0. Its JUnit
+is written from the merged matrix (tools/mutants.py's matrix_junit: an incomplete
+matrix has an <error> testcase)."""
 import argparse
 import json
-import re
 import sys
+import xml.etree.ElementTree as ET
 
-from mutants import ERROR, OVER_BUDGET, judge
+from mutants import ERROR, OVER_BUDGET, judge, matrix_junit
+from verdicts import exit_status, junit, summary, testcase_name
 
 IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
             "shard")
-SUMMED = ("scenarios", "executions", "exhaustive_scenarios", "shrink_runs", "seconds")
+SUMMED = ("scenarios", "executions", "verified_scenarios", "exhaustive_scenarios", "shrink_runs", "seconds")
+# What a lin run's parts must share to be parts of one run: the size of the whole and
+# the settings every scenario ran with (lfcheck-lin-model's records).
+LIN_SETTINGS = ("of_scenarios", "sampler", "depth", "iterations_per_scenario", "dpor_executions", "load_depth",
+                "bound", "bound_executions",
+                "max_threads", "max_ops")
+# The unsharded lin model run stops at its first failure in this order of its passes.
+PASSES = {"sampled": 0, "search": 1}
+SHARD_FIELDS = ("shard", "of_runs", "plan")
 
 
 def identity(run):
-    return tuple((k, run[k]) for k in IDENTITY if k in run)
+    """What makes a run one run. A run of a sharded plan ("of_runs": model, stress) is
+    the same run whichever shard ran it; a lin part is its shard's part."""
+    return tuple((k, run[k]) for k in IDENTITY if k in run and not (k == "shard" and "of_runs" in run))
+
+
+def merge_error(structure, failure):
+    """An error run of the merge itself (overlapping shards, a plan's missing runs, a file it cannot read)."""
+    return {"structure": structure, "check": "merge", "verdict": "error", "failure": failure, "seconds": 0}
+
+
+def shard_of(text):
+    try:
+        i, n = (int(x) for x in str(text).split("/"))
+        return i, n
+    except ValueError:
+        return -1, -1
 
 
 def join_parts(runs):
-    """Runs with a "shard" are parts of one run: each group of parts becomes the
-    unsharded run, in the place of its first part (see the module's doc)."""
+    """Lin runs' parts (a "shard" and no "of_runs") become the unsharded run, in the
+    place of its first part (see the module's doc)."""
     groups, out = {}, []
     for r in runs:
-        if "shard" not in r:
+        if "shard" not in r or "of_runs" in r:
             out.append(r)
             continue
-        # A lin part's "scenario" is its failure's shrunk scenario, not a name: not part of the key.
-        key = tuple(kv for kv in identity(r) if kv[0] not in ("shard", "scenario"))
+        # A lin part's "scenario" is its failure's shrunk scenario, not a name; its
+        # settings are checked below, so parts of runs of other settings are named.
+        key = tuple(kv for kv in identity(r) if kv[0] not in ("shard", "scenario") + LIN_SETTINGS)
         if key not in groups:
             groups[key] = []
             out.append(groups[key])
@@ -73,33 +115,35 @@ def join_parts(runs):
             joined.append(item)
             continue
         parts = item
-        try:
-            shards = [tuple(int(x) for x in p["shard"].split("/")) for p in parts]
-        except ValueError:
-            shards = [(-1, -1)]
+        shards = [shard_of(p["shard"]) for p in parts]
         totals = {n for _, n in shards}
         indices = [i for i, _ in shards]
         whole = {k: v for k, v in parts[0].items() if k not in ("shard", "of_scenarios", "failure", "scenario",
-                                                                  "first_failure_seconds", "failing_index")}
+                                                                  "first_failure_seconds", "failing_index",
+                                                                  "failing_pass")}
         for k in SUMMED:
             if any(k in p for p in parts):
                 total = sum(p.get(k, 0) for p in parts)
                 whole[k] = round(total, 3) if isinstance(total, float) else total
-        # The first failing scenario (lowest failing_index) is the one the unsharded run stops at.
-        failing = sorted((p for p in parts if p.get("verdict") == "fail"), key=lambda p: p.get("failing_index", 0))
+        # The unsharded run stops at its first failure: the first in its sampled pass
+        # over every scenario, else the first in its searches — (pass, index) order.
+        failing = sorted((p for p in parts if p.get("verdict") == "fail"),
+                         key=lambda p: (PASSES.get(p.get("failing_pass"), 0), p.get("failing_index", 0)))
         broken = [p for p in parts if p.get("verdict") not in ("pass", "fail") and p.get("scenarios", 0) > 0]
+        differ = [(k, sorted({json.dumps(p.get(k)) for p in parts})) for k in LIN_SETTINGS]
+        differ = [(k, v) for k, v in differ if len(v) > 1]
         problem = ""
         if len(totals) != 1 or -1 in totals:
             problem = f"INCOMPLETE: the parts are not the shards of one N ({', '.join(p['shard'] for p in parts)})"
-        elif len({p.get("of_scenarios") for p in parts}) > 1:
-            problem = ("INCOMPLETE: the parts are shards of runs of different sizes (scenarios "
-                       + ", ".join(sorted({str(p.get("of_scenarios")) for p in parts})) + ")")
+        elif differ:
+            problem = ("INCOMPLETE: the parts are shards of runs with different settings ("
+                       + "; ".join(f"{k} {', '.join(v)}" for k, v in differ) + ")")
         elif len(set(indices)) == len(indices) and len(indices) < next(iter(totals)):
             missing = sorted(set(range(next(iter(totals)))) - set(indices))
             problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {next(iter(totals))} are missing"
         if failing:
             whole["verdict"] = "fail"
-            for k in ("failure", "scenario", "first_failure_seconds", "failing_index"):
+            for k in ("failure", "scenario", "first_failure_seconds", "failing_index", "failing_pass"):
                 if k in failing[0]:
                     whole[k] = failing[0][k]
             if problem:
@@ -114,24 +158,60 @@ def join_parts(runs):
     return joined, len(groups)
 
 
+def check_plans(runs):
+    """Runs of a sharded plan (model, stress: "shard", "of_runs", "plan") stand for the
+    unsharded run only if every run of the plan is here: a complete plan's runs lose
+    their shard fields (they are the unsharded runs); an incomplete one's keep them,
+    and an error run says what is missing."""
+    groups = {}
+    for r in runs:
+        if "of_runs" in r:
+            groups.setdefault((r.get("plan", ""), shard_of(r.get("shard"))[1]), []).append(r)
+    errors = []
+    for (plan, n), members in groups.items():
+        sizes = sorted({m["of_runs"] for m in members})
+        size = sizes[-1]
+        present = {shard_of(m.get("shard"))[0] for m in members}
+        missing = sorted(set(range(min(n, size))) - present)
+        structure = ",".join(sorted({str(m.get("structure", "")) for m in members}))
+        if n < 1 or len(sizes) > 1:
+            problem = f"INCOMPLETE: the runs are of plans of different sizes ({', '.join(map(str, sizes))} runs)"
+        elif missing:
+            problem = (f"INCOMPLETE: shards {', '.join(map(str, missing))} of {n} are missing "
+                       f"({len(members)} of the plan's {size} runs are here)")
+        elif len(members) != size:
+            problem = f"INCOMPLETE: {len(members)} of the plan's {size} runs are here (a shard stopped early)"
+        else:
+            for m in members:
+                for k in SHARD_FIELDS:
+                    m.pop(k, None)
+            continue
+        errors.append(merge_error(structure, f"{problem}; plan: {plan}"))
+    return runs + errors, len(groups)
+
+
+def junit_details(texts):
+    """details(run) for verdicts.junit: the body of the input JUnit testcase of the same
+    structure, name and message (a failure's history or table), if any."""
+    bodies = {}
+    for t in texts:
+        try:
+            root = ET.fromstring(t)
+        except ET.ParseError:
+            continue
+        for case in root.iter("testcase"):
+            for element in list(case.findall("failure")) + list(case.findall("error")):
+                key = (case.get("classname", ""), case.get("name", ""), element.get("message", ""))
+                bodies.setdefault(key, (element.text or "").strip("\n"))
+    return lambda run: bodies.get((str(run.get("structure", "")), testcase_name(run), str(run.get("failure", ""))))
+
+
 def signature(run):
     return (run.get("structure", ""), run.get("scenario", run.get("workload", "")), run.get("failure", ""),
             run.get("top_frame", ""))
 
 
-def merge_junit(texts):
-    cases = []
-    for t in texts:
-        cases += re.findall(r"<testcase .*?</testcase>|<testcase [^>]*/>", t, re.S)
-    failures = sum("<failure " in c for c in cases)
-    errors = sum("<error " in c for c in cases)
-    total = sum(float(m) for c in cases for m in re.findall(r'<testcase [^>]*time="([0-9.]+)"', c)[:1])
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n'
-            f'<testsuite name="lfcheck.merged" tests="{len(cases)}" failures="{failures}" errors="{errors}" '
-            f'time="{total:g}">\n' + "".join(f"  {c}\n" for c in cases) + "</testsuite>\n</testsuites>\n")
-
-
-def merge_matrices(docs, paths, out_path):
+def merge_matrices(docs, paths, out_path, junit_path):
     """The kill matrices of mutants shards as one matrix (see the module's doc)."""
     problems = []
     same = {k: {json.dumps(d.get(k)) for d in docs} for k in ("seeds", "budget_seconds", "layers", "allow_unchecked")}
@@ -154,6 +234,7 @@ def merge_matrices(docs, paths, out_path):
             correct.append(c)
     shards = [d.get("shard") for d in docs]
     complete = all(d.get("complete", False) for d in docs)
+    incomplete = "" if complete else "a matrix merged is incomplete (interrupted)"
     if any(shards):
         totals = {s["total"] for s in shards if s}
         if None in shards or len(totals) != 1:
@@ -166,6 +247,7 @@ def merge_matrices(docs, paths, out_path):
                 complete = False
                 print(f"lfcheck merge: incomplete: shards {', '.join(map(str, missing))} of {n} are missing",
                       file=sys.stderr)
+                incomplete = f"shards {', '.join(map(str, missing))} of {n} are missing"
     layers = docs[0].get("layers") or []
     allow = bool(docs[0].get("allow_unchecked"))
     caught, missed, bad, ok = judge(faults, correct, layers, allow)
@@ -185,6 +267,9 @@ def merge_matrices(docs, paths, out_path):
     if out_path:
         with open(out_path, "w") as out:
             json.dump(merged, out, indent=1)
+    if junit_path:
+        with open(junit_path, "w") as out:
+            out.write(matrix_junit(faults, correct, missed, bad, "; ".join(problems) or incomplete))
     if problems:
         return 2
     if not ok:
@@ -200,15 +285,15 @@ def main():
     ap.add_argument("--keep-shards", action="store_true",
                     help="keep the shard parts of a run apart (one shard's report), not summed into the run")
     a = ap.parse_args()
-    runs, junit, matrices, matrix_paths = [], [], [], []
+    runs, junit_texts, matrices, matrix_paths, unreadable = [], [], [], [], []
     for path in a.files:
         try:
             text = open(path).read()
         except OSError as e:
-            print(f"lfcheck merge: cannot read {path}: {e}", file=sys.stderr)
-            return 2
+            unreadable.append(f"cannot read {path}: {e}")
+            continue
         if text.lstrip().startswith(("<?xml", "<testsuites")):
-            junit.append(text)
+            junit_texts.append(text)
             continue
         try:
             doc = json.loads(text)
@@ -218,54 +303,56 @@ def main():
                 continue
             runs += [dict(r, _from=path) for r in doc["runs"]]
         except (ValueError, KeyError, TypeError) as e:
-            print(f"lfcheck merge: {path} is neither a {{\"runs\":[...]}} report, a kill matrix nor JUnit: {e}",
-                  file=sys.stderr)
-            return 2
+            unreadable.append(f"{path} is neither a {{\"runs\":[...]}} report, a kill matrix nor JUnit: {e}")
+    for u in unreadable:
+        print(f"lfcheck merge: {u}", file=sys.stderr)
     if matrices:
-        if runs:
-            print("lfcheck merge: kill matrices (mutants) and run reports cannot be merged into one", file=sys.stderr)
+        if runs or unreadable:
+            print("lfcheck merge: kill matrices (mutants) merge only with kill matrices", file=sys.stderr)
             return 2
-        if junit and a.junit:
-            with open(a.junit, "w") as out:
-                out.write(merge_junit(junit))
-        return merge_matrices(matrices, matrix_paths, a.json)
+        return merge_matrices(matrices, matrix_paths, a.json, a.junit)
 
-    seen, overlaps = {}, []
+    # A run in two files: the shards overlapped. The first copy stays, and an error run says so.
+    seen, kept, problems = {}, [], [merge_error("(merge)", f"NO REPORT: {u}") for u in unreadable]
     for r in runs:
         key = identity(r)
         if key in seen:
-            overlaps.append(f"{dict(key)} in {seen[key]} and {r['_from']}")
-        seen.setdefault(key, r["_from"])
-    for r in runs:
+            why = f"the same run twice (shards overlap): {dict(key)} in {seen[key]} and {r['_from']}"
+            print(f"lfcheck merge: {why}", file=sys.stderr)
+            problems.append(merge_error(r.get("structure", ""), f"OVERLAP: {why}"))
+            continue
+        seen[key] = r["_from"]
         del r["_from"]
-    parts = 0 if a.keep_shards else sum("shard" in r for r in runs)
-    if parts:
-        runs, wholes = join_parts(runs)
-        print(f"joined {parts} shard parts into {wholes} runs")
+        kept.append(r)
+    runs = kept
+    if not a.keep_shards:
+        parts = sum("shard" in r and "of_runs" not in r for r in runs)
+        if parts:
+            runs, wholes = join_parts(runs)
+            print(f"joined {parts} shard parts into {wholes} runs")
+        runs, plans = check_plans(runs)
+        if plans:
+            print(f"checked {plans} sharded plans for all their runs")
+    runs += problems
     groups = {}
     for r in runs:
         if r.get("verdict") != "pass":
             groups.setdefault((r.get("verdict"),) + signature(r), []).append(r)
 
-    verdicts = [r.get("verdict") for r in runs]
-    print(f"merged {len(runs)} runs from {len(a.files) - len(junit)} JSON files"
-          f"{f' and {len(junit)} JUnit files' if junit else ''}: {verdicts.count('pass')} pass, "
-          f"{verdicts.count('fail')} fail, {verdicts.count('error')} error")
+    jsons = len(a.files) - len(junit_texts)
+    print(summary(f"merged {jsons} JSON files" + (f" and {len(junit_texts)} JUnit files" if junit_texts else ""),
+                  runs))
     for (verdict, structure, scenario, failure, frame), members in sorted(groups.items(), key=lambda g: -len(g[1])):
         seeds = ", ".join(sorted({str(m["seed"]) for m in members if "seed" in m}))
         print(f"  {len(members)} x {verdict}: {structure}/{scenario}: {failure or '?'}"
               + (f" at {frame}" if frame else "") + (f"  (seeds {seeds})" if seeds else ""))
-    for o in overlaps:
-        print(f"lfcheck merge: the same run twice (shards overlap): {o}", file=sys.stderr)
     if a.json:
         with open(a.json, "w") as out:
             out.write('{"runs":[' + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n")
     if a.junit:
         with open(a.junit, "w") as out:
-            out.write(merge_junit(junit))
-    if overlaps:
-        return 2
-    return 1 if "fail" in verdicts else 2 if "error" in verdicts or not runs else 0
+            out.write(junit(runs, "lfcheck.merged", junit_details(junit_texts)))
+    return exit_status(runs)
 
 
 sys.exit(main())

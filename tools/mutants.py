@@ -13,10 +13,14 @@ iteration per seed (lfcheck-model --seed: seed s starts at iteration s * 4M;
 the bound search is deterministic and runs once per seed anyway); stress — --seed; props — RC_PARAMS="seed=...";
 lin — the scenario seed (lfcheck-lin-model --seed, --lin-scenarios scenarios per run). A
 structure without a spec has no lin cell ("n/a: no spec"), counted in no kill rate.
-What counts: a run is "caught" only if it exits 1 with its layer's evidence of a
-failed check (model, stress, lin: a failing run in its --json; props: RapidCheck's
-"Falsifiable after", or a waiting check's watchdog line "TIMEOUT: ... (a hang)"); exit 0 is "clean"; over the budget is "timeout"; anything
-else (exit 2, a missing binary, a signal, exit 1 without evidence) is an "error"
+What counts: a run is "caught" only if it exits 1 with its layer's evidence that the
+checker rejected the code (model, stress, lin: a run in its --json that
+tools/verdicts.py's rejected() accepts — a failing run, but not LINEARIZABILITY
+UNKNOWN (the checker did not decide), CRASHED (...) (a worker died) or
+NONDETERMINISTIC SCENARIO; a crash of the code under test, "CRASH: SIGSEGV", is a
+rejection; props: RapidCheck's "Falsifiable after", or a waiting check's watchdog line
+"TIMEOUT: ... (a hang)"); exit 0 is "clean"; over the budget is "timeout"; anything
+else (exit 2, a missing binary, a signal, exit 1 without that evidence) is an "error"
 of the cell, never a catch.
 
 Correct code: each (structure, layer) cell is "clean" (every seed ran to the end
@@ -50,8 +54,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from xml.sax.saxutils import quoteattr
 
 from one_line_argparse import OneLineParser
+from verdicts import read_runs, rejected
 
 LAYERS = ("model", "stress", "props", "lin")
 NO_SPEC = "n/a: no spec"
@@ -71,25 +77,33 @@ def run(cmd, budget, env=None):
         return 127, time.monotonic() - start, f"cannot run {cmd[0]}: {e}"
 
 
-def failing_run_in(path):
-    """Whether the layer's --json report holds a failing run (its evidence of a catch)."""
+def catch_in(path):
+    """The layer's evidence of a catch in its --json report: a run the checker rejected
+    (tools/verdicts.py's rejected: a failing run, unless the checker did not decide —
+    LINEARIZABILITY UNKNOWN, CRASHED, NONDETERMINISTIC SCENARIO). Returns (caught, why
+    not: the failures that are not a rejection, if any)."""
     try:
-        with open(path) as f:
-            return any(r.get("verdict") == "fail" for r in json.load(f)["runs"])
+        runs = read_runs(path)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return False
+        return False, ""
+    if any(rejected(r) for r in runs):
+        return True, ""
+    failing = [r.get("failure", "?") for r in runs if r.get("verdict") == "fail"]
+    return False, ("failing, but not the checker's rejection: " + "; ".join(failing)) if failing else ""
 
 
 def judged(rc, evidence, out):
-    """The outcome of one run: "caught", "clean", "timeout" or "error: ..."."""
+    """The outcome of one run: "caught", "clean", "timeout" or "error: ...".
+    evidence: whether the run showed the layer's evidence of a catch, or (whether, why not)."""
+    caught, why_not = evidence if isinstance(evidence, tuple) else (evidence, "")
     if rc is None:
         return "timeout"
     if rc == 0:
         return "clean"
-    if rc == 1 and evidence:
+    if rc == 1 and caught:
         return "caught"
     last = out.strip().splitlines()[-1] if out.strip() else ""
-    why = "exit 1 without the layer's failure evidence" if rc == 1 else \
+    why = (f"exit 1, {why_not}" if why_not else "exit 1 without the layer's failure evidence") if rc == 1 else \
         f"killed by signal {-rc}" if rc < 0 else f"exit {rc}"
     return f"error: {why}: {last}"
 
@@ -110,7 +124,7 @@ def model_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget)
-    outcome = judged(rc, failing_run_in(path), out)
+    outcome = judged(rc, catch_in(path), out)
     iterations = json_runs_work(path, "iterations")
     os.unlink(path)
     return outcome, secs, iterations
@@ -124,7 +138,7 @@ def stress_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget + 30)
-    outcome = judged(rc, failing_run_in(path), out)
+    outcome = judged(rc, catch_in(path), out)
     ops = json_runs_work(path, "ops")
     os.unlink(path)
     return outcome, secs, ops
@@ -154,7 +168,7 @@ def lin_once(a, structure, fault, seed):
     if fault:
         cmd += ["--fault", fault]
     rc, secs, out = run(cmd, a.budget)
-    outcome = judged(rc, failing_run_in(path), out)
+    outcome = judged(rc, catch_in(path), out)
     executions = json_runs_work(path, "executions")
     os.unlink(path)
     return outcome, secs, executions
@@ -214,6 +228,31 @@ def judge(faults, correct, layers, allow_unchecked):
     bad = [c for c in correct if c["status"] in (FALSE_ALARM, ERROR)
            or (c["status"] == OVER_BUDGET and not allow_unchecked)]
     return caught, missed, bad, caught == len(faults) and not missed and not bad
+
+
+def matrix_junit(faults, correct, missed, bad, incomplete):
+    """JUnit of a matrix, saying what its exit status says: one testcase per fault (a
+    failure if no layer caught it or a layer its catalogue names missed it), one per
+    correct-code cell (a failure if it fails the matrix, skipped if unchecked but
+    allowed), and, for a matrix that is not whole (`incomplete`: why), an error testcase."""
+    def case(classname, name, inner=""):
+        return f"  <testcase classname={quoteattr(classname)} name={quoteattr(name)}>{inner}</testcase>\n"
+    cases = []
+    for f in faults:
+        misses = [m for m in missed if m.startswith(f["name"] + " (")]
+        why = "no layer caught this fault" if not f["caught"] else \
+            "missed by a layer the catalogue says must catch it: " + ", ".join(misses) if misses else ""
+        cases.append(case(f["mechanism"], f["name"], f"<failure message={quoteattr(why)}/>" if why else ""))
+    for c in correct:
+        inner = f"<failure message={quoteattr(c['status'])}/>" if c in bad else \
+            f"<skipped message={quoteattr(c['status'])}/>" if c["status"] != CLEAN else ""
+        cases.append(case(f"correct_code.{c['structure']}", c["layer"], inner))
+    if incomplete:
+        cases.append(case("matrix", "complete", f"<error message={quoteattr('INCOMPLETE: ' + incomplete)}/>"))
+    failures = sum("<failure " in c for c in cases)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n'
+            f'<testsuite name="lfcheck.mutants" tests="{len(cases)}" failures="{failures}" '
+            f'errors="{int(bool(incomplete))}">\n' + "".join(cases) + "</testsuite>\n</testsuites>\n")
 
 
 def correct_code_status(cell):
@@ -424,22 +463,8 @@ def main():
             json.dump(doc, out, indent=1)
     if a.junit:
         with open(a.junit, "w") as out:
-            out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
-            out.write(f'<testsuite name="lfcheck.mutants" tests="{len(results) + len(correct)}" '
-                      f'failures="{sum(not r["caught"] for r in results) + len(correct_bad)}">\n')
-            for r in results:
-                out.write(f'  <testcase classname="{r["mechanism"]}" name="{r["name"]}">')
-                if not r["caught"]:
-                    out.write('<failure message="no layer caught this fault"/>')
-                out.write("</testcase>\n")
-            for c in correct:
-                out.write(f'  <testcase classname="correct_code.{c["structure"]}" name="{c["layer"]}">')
-                if c in correct_bad:
-                    out.write(f'<failure message="{c["status"]}"/>')
-                elif c["status"] != CLEAN:
-                    out.write(f'<skipped message="{c["status"]}"/>')
-                out.write("</testcase>\n")
-            out.write("</testsuite>\n</testsuites>\n")
+            out.write(matrix_junit(results, correct, missed_expected, correct_bad,
+                                   f"interrupted after {len(results)} of {len(faults)} faults" if interrupted else ""))
     if interrupted:
         return 1 if not ok else 2  # incomplete: nothing wrong found, but not a pass either
     return 0 if ok else 1

@@ -1,6 +1,8 @@
 // Progress of a long run on stderr: elapsed time, work done, rate and an ETA when
 // the total is known. One updating line on a terminal; on a pipe or file, a
-// plain line every 10 seconds so CI logs show the run is alive.
+// plain line every 10 seconds so CI logs show the run is alive. In a forked worker
+// (--jobs N) the lines go to the parent, which shows every running worker's
+// (harness/model/parallel_runs.hpp).
 //
 // A search whose total is not known (Relacy's bound and full searches) says so:
 // update_search() prints the executions, elapsed time and rate, and either an
@@ -19,6 +21,14 @@
 
 namespace lfcheck {
 
+// Where progress lines go: the terminal (stderr, -1), or, in a forked worker of
+// harness/model/parallel_runs.hpp, a pipe to its parent, which shows the lines of
+// all its running workers (one line per write: shorter than PIPE_BUF, so whole).
+inline int& progress_pipe() {
+  static int fd = -1;
+  return fd;
+}
+
 class ProgressLine {
  public:
   ProgressLine(std::string label, bool enabled, std::string unit = "iterations")
@@ -34,15 +44,15 @@ class ProgressLine {
     if (total > done && rate > 0) std::snprintf(eta, sizeof eta, "  ETA %.0fs", (total - done) / rate);
     char totals[48] = "";
     if (total) std::snprintf(totals, sizeof totals, "/%llu", static_cast<unsigned long long>(total));
-    std::fprintf(stderr, "%s[%s] %llu%s %s  %.1fs  %.0f/s%s%s", tty_ ? "\r\033[K" : "",
-                 label_.c_str(), static_cast<unsigned long long>(done), totals, unit_.c_str(),
-                 elapsed, rate, eta, tty_ ? "" : "\n");
-    std::fflush(stderr);
-    shown_ = true;
+    char line[384];
+    std::snprintf(line, sizeof line, "[%s] %llu%s %s  %.1fs  %.0f/s%s", label_.c_str(),
+                  static_cast<unsigned long long>(done), totals, unit_.c_str(), elapsed, rate, eta);
+    emit(line);
   }
   // A tree search: `done` executions, `fraction` of the tree explored (an
-  // estimate, 0 when nothing is known yet).
-  void update_search(std::uint64_t done, double fraction) {
+  // estimate, 0 when nothing is known yet); `note`: the search's own counts
+  // (DPOR: sleep-set blocked executions).
+  void update_search(std::uint64_t done, double fraction, const char* note = "") {
     if (!due()) return;
     const double elapsed = std::chrono::duration<double>(last_ - start_).count();
     const double rate = elapsed > 0 ? done / elapsed : 0;
@@ -56,23 +66,38 @@ class ProgressLine {
       std::snprintf(guess, sizeof guess, "  estimate: %.2g%% explored, ~%.2g executions in all, ~%s left",
                     fraction * 100, total, left);
     }
-    std::fprintf(stderr, "%s[%s] %llu executions  %.1fs  %.0f/s%s%s", tty_ ? "\r\033[K" : "",
-                 label_.c_str(), static_cast<unsigned long long>(done), elapsed, rate, guess,
-                 tty_ ? "" : "\n");
-    std::fflush(stderr);
-    shown_ = true;
+    char line[384];
+    std::snprintf(line, sizeof line, "[%s] %llu executions%s  %.1fs  %.0f/s%s", label_.c_str(),
+                  static_cast<unsigned long long>(done), note, elapsed, rate, guess);
+    emit(line);
   }
+  void set_unit(std::string unit) { unit_ = std::move(unit); }
   void finish() {
-    if (enabled_ && tty_ && shown_) std::fprintf(stderr, "\r\033[K");
+    if (enabled_ && tty_ && shown_ && progress_pipe() < 0) std::fprintf(stderr, "\r\033[K");
     shown_ = false;
   }
 
  private:
-  // Whether a line is due now (0.25 s on a terminal, 10 s otherwise); if so, now is the last one.
+  // One line: to the parent's pipe, or to the terminal (updated in place) or a log.
+  // No allocation (called from inside a simulation).
+  void emit(const char* line) {
+    if (progress_pipe() >= 0) {
+      char out[400];
+      const int n = std::snprintf(out, sizeof out, "%s\n", line);
+      if (n > 0) (void)!::write(progress_pipe(), out, static_cast<std::size_t>(n) < sizeof out ? n : sizeof out - 1);
+    } else {
+      std::fprintf(stderr, "%s%s%s", tty_ ? "\r\033[K" : "", line, tty_ ? "" : "\n");
+      std::fflush(stderr);
+    }
+    shown_ = true;
+  }
+  // Whether a line is due now (0.25 s on a terminal, 0.5 s to a parent, 10 s
+  // otherwise); if so, now is the last one.
   bool due() {
     if (!enabled_) return false;
     const auto now = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(now - last_).count() < (tty_ ? 0.25 : 10.0)) return false;
+    const double every = progress_pipe() >= 0 ? 0.5 : tty_ ? 0.25 : 10.0;
+    if (std::chrono::duration<double>(now - last_).count() < every) return false;
     last_ = now;
     return true;
   }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "harness/cli/interrupt.hpp"
 #include "harness/lin/outcome.hpp"
 #include "harness/lin/scenario.hpp"
 #include "harness/cli/progress.hpp"
@@ -26,13 +27,17 @@ namespace lfcheck::lin {
 struct LinSummary {
   std::uint64_t scenarios = 0;         // scenarios run (not counting shrink candidates)
   std::uint64_t executions = 0;        // executions of those scenarios
-  std::uint64_t exhaustive = 0;        // model: scenarios whose bound search finished
+  std::uint64_t verified = 0;          // model: scenarios whose dpor search ended
+  std::uint64_t exhaustive = 0;        // model: scenarios whose bound search finished (dpor did not)
+  std::uint64_t no_shared_access = 0;  // model: scenarios in which no thread touched the Sync policy
   std::uint64_t shrink_runs = 0;       // shrink candidates run
   std::uint64_t shrink_executions = 0;
   double seconds = 0;
   double first_failure_seconds = 0;    // when the first failing run ended (before shrinking)
   bool failed = false;
+  bool interrupted = false;            // the command was interrupted: the scenarios did not all run
   std::uint64_t failing_index = 0;     // which generated scenario failed
+  unsigned failing_pass = 0;           // in which pass: 0 the sampled runs (or drive's one pass), 1 the searches
   std::string scenario;                // the shrunk failing scenario, as text
   std::string encoded;                 // ... as bytes, for the replay file
   LinOutcome outcome;                  // its failing run
@@ -54,10 +59,10 @@ namespace detail {
 template <class S, class Run>
 void shrink(const LinOptions& o, rc::Shrinkable<Scenario<S>> current, LinOutcome out, Run&& run, LinSummary& sum) {
   bool smaller = true;
-  while (smaller && sum.shrink_runs < o.shrink_runs) {
+  while (smaller && sum.shrink_runs < o.shrink_runs && !cli::interrupted()) {
     smaller = false;
     auto candidates = current.shrinks();
-    while (sum.shrink_runs < o.shrink_runs) {
+    while (sum.shrink_runs < o.shrink_runs && !cli::interrupted()) {
       rc::Maybe<rc::Shrinkable<Scenario<S>>> next = candidates.next();
       if (!next) break;
       ++sum.shrink_runs;
@@ -96,12 +101,20 @@ bool one_pass(const LinOptions& o, const std::string& label, Run&& run, ShrinkWi
     LinOutcome out = run(current.value());
     sum.scenarios += first_visit;
     sum.executions += out.executions;
+    sum.verified += out.verified;
     sum.exhaustive += out.exhaustive;
+    sum.no_shared_access += first_visit && out.no_shared_access;
     progress.update(++done, mine);
+    if (out.interrupted && !out.failed) {  // the rest of the pass is not run
+      progress.finish();
+      sum.interrupted = true;
+      return false;
+    }
     if (!out.failed) continue;
     progress.finish();
     sum.failed = true;
     sum.failing_index = i;
+    sum.failing_pass = first_visit ? 0 : 1;  // only drive_two_pass's second pass (the searches) revisits
     sum.first_failure_seconds = seconds_since(start);
     shrink<S>(o, std::move(current), std::move(out), shrink_with, sum);
     return true;
@@ -139,7 +152,7 @@ LinSummary drive_two_pass(const LinOptions& o, const std::string& label, Sampled
                           Whole&& whole) {
   LinSummary sum;
   const auto start = std::chrono::steady_clock::now();
-  if (!detail::one_pass<S>(o, label + " (sampled runs)", sampled, sampled, true, start, sum))
+  if (!detail::one_pass<S>(o, label + " (sampled runs)", sampled, sampled, true, start, sum) && !sum.interrupted)
     detail::one_pass<S>(o, label + " (searches)", rest, whole, false, start, sum);
   sum.seconds = detail::seconds_since(start);
   return sum;

@@ -13,13 +13,21 @@
 // stays exact.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 #include "harness/lin/outcome.hpp"
 #include "harness/lin/scenario.hpp"
 #include "lin/checker.hpp"
 
 namespace lfcheck::lin {
+
+inline std::uint64_t monotonic_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
 
 inline constexpr const char* kNotLinearizableWords =
     "NOT LINEARIZABLE: no sequential order of these operations gives these results";
@@ -30,20 +38,44 @@ struct ExecutionBook {
   static constexpr std::size_t kCacheSize = 512;
   const Scenario<S>* scenario = nullptr;
   Budget check_budget;
+  // Real threads: every call is stamped (invoke, response) and the execution is
+  // checked in real-time order — a call must see every call that returned before
+  // it was invoked. Under Relacy there is no clock: program order (threads' calls
+  // concurrent with each other), the order the model's happens-before can keep.
+  bool real_time = false;
   Results<S> current;      // the running execution's results
+  Stamps stamps;           // ... and, real_time, when each call ran
   Returned returned{};     // how many calls of each part returned
   Results<S> good[kCacheSize];  // outcomes the checker accepted
+  Precedence good_order[kCacheSize];  // ... and their real-time order (real_time only)
   std::size_t good_count = 0;
 
   bool known_good() const {
+    const Precedence now = real_time ? precedence(*scenario, stamps) : Precedence{};
     for (std::size_t i = 0; i < good_count; ++i)
-      if (good[i].same_as(current, *scenario)) return true;
+      if (good[i].same_as(current, *scenario) && good_order[i] == now) return true;
     return false;
   }
   void remember() {
-    if (good_count < kCacheSize) good[good_count++] = current;
+    if (good_count == kCacheSize) return;
+    good_order[good_count] = real_time ? precedence(*scenario, stamps) : Precedence{};
+    good[good_count++] = current;
   }
 };
+
+// Runs one call; on real threads stamps it (invoke before, response after a
+// seq_cst fence: everything the call did is globally visible by its response
+// stamp — a store-buffer drain, paired with no load in particular).
+template <class S, class Subject>
+typename S::Result timed_call(Subject& subject, const typename S::Call& call, std::uint32_t thread, bool real_time,
+                              Stamps::Span& span) {
+  if (!real_time) return subject.run(call, thread);
+  span.invoke = monotonic_ns();
+  typename S::Result r = subject.run(call, thread);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  span.response = monotonic_ns();
+  return r;
+}
 
 // before(): a fresh record, then the sequential prefix.
 template <class S, class Subject>
@@ -51,7 +83,7 @@ void run_prefix(Subject& subject, ExecutionBook<S>& b) {
   b.current.reset();
   b.returned = Returned{};
   for (std::size_t i = 0; i < b.scenario->prefix.size(); ++i) {
-    b.current.prefix[i] = subject.run(b.scenario->prefix[i], kSetupThread);
+    b.current.prefix[i] = timed_call<S>(subject, b.scenario->prefix[i], kSetupThread, b.real_time, b.stamps.prefix[i]);
     ++b.returned.prefix;
   }
 }
@@ -63,7 +95,7 @@ void run_thread(Subject& subject, ExecutionBook<S>& b, unsigned t) {
   if (t >= b.scenario->threads.size()) return;
   const auto& calls = b.scenario->threads[t];
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    b.current.threads[t][i] = subject.run(calls[i], t);
+    b.current.threads[t][i] = timed_call<S>(subject, calls[i], t, b.real_time, b.stamps.threads[t][i]);
     ++b.returned.threads[t];
   }
 }
@@ -75,24 +107,33 @@ struct Judgement {
   bool invariant = false;  // words are check_invariants()'s
 };
 
-// after(): the suffix, the subject's invariants, then the checker (once per
-// distinct outcome). The checker's allocations are freed before it returns.
-template <class S, class Subject>
-Judgement finish_execution(Subject& subject, ExecutionBook<S>& b) {
-  for (std::size_t i = 0; i < b.scenario->suffix.size(); ++i) {
-    b.current.suffix[i] = subject.run(b.scenario->suffix[i], kSetupThread);
-    ++b.returned.suffix;
-  }
-  if constexpr (requires { subject.check_invariants(); }) {
-    if (const char* broken = subject.check_invariants()) return {broken, true};
-  }
+// The checker's judgement of the execution recorded in b (once per distinct
+// outcome: the cache). One per spec, whatever the Subject: a seeded fault changes
+// the Subject alone, so the checker is not compiled again for each fault. The
+// checker's allocations are freed before it returns.
+template <class S>
+Judgement judge_execution(ExecutionBook<S>& b) {
   if (b.known_good()) return {};
-  const Verdict verdict = check(to_history(*b.scenario, b.current), b.check_budget).verdict;
+  const Verdict verdict =
+      check(to_history(*b.scenario, b.current, b.real_time ? &b.stamps : nullptr), b.check_budget).verdict;
   if (verdict == Verdict::linearizable) {
     b.remember();
     return {};
   }
   return {verdict == Verdict::unknown ? kUnknownWords : kNotLinearizableWords, false};
+}
+
+// after(): the suffix, the subject's invariants, then the checker's judgement.
+template <class S, class Subject>
+Judgement finish_execution(Subject& subject, ExecutionBook<S>& b) {
+  for (std::size_t i = 0; i < b.scenario->suffix.size(); ++i) {
+    b.current.suffix[i] = timed_call<S>(subject, b.scenario->suffix[i], kSetupThread, b.real_time, b.stamps.suffix[i]);
+    ++b.returned.suffix;
+  }
+  if constexpr (requires { subject.check_invariants(); }) {
+    if (const char* broken = subject.check_invariants()) return {broken, true};
+  }
+  return judge_execution(b);
 }
 
 }  // namespace lfcheck::lin

@@ -32,37 +32,51 @@
 #include "lin/table.hpp"
 // Relacy last: everything above includes its standard headers first.
 #include "harness/model/run.hpp"
-#include "harness/model/relacy_registry.hpp"
+#include "harness/model/scenario_hooks.hpp"
 #include "sync/relacy_sync.hpp"
 
 namespace lfcheck::lin {
 
 // State shared by the runner and the per-execution test objects of one search:
 // the execution's bookkeeping (harness/lin/execution.hpp) and whether the checker
-// rejected an outcome (else the failure was another check's).
+// rejected an outcome (else the failure was another check's). One per spec: the
+// runner binds it for as long as one scenario's runs last (ModelShared<S>::bound).
 template <class S>
 struct ModelShared : ExecutionBook<S> {
   bool rejected = false;
+  static inline ModelShared* bound = nullptr;
 };
 
+// One execution of a scenario, as the runner library runs it (ScenarioHooks,
+// harness/model/scenario_hooks.hpp): the Subject is built inside the simulation,
+// before every execution, and destroyed after after(). The only part of the lin
+// model layer compiled once per seeded fault: everything else is per spec.
 template <class S, spec::FaultOf<S> F>
-struct LinModelTest : rl::test_suite<LinModelTest<S, F>, kMaxThreads> {
-  static inline ModelShared<S>* shared = nullptr;
-
-  ExecutionTick tick;        // first member: counts (and may end) the execution
-  LabelReset reset_labels;   // runs before the subject labels its variables
+struct LinModelTest {
   spec::SubjectOf<S, RelacySync, F> subject;
 
-  void before() { run_prefix(subject, *shared); }
-  void thread(unsigned t) { run_thread(subject, *shared, t); }
+  void before() {
+    ModelShared<S>& shared = *ModelShared<S>::bound;
+    shared.rejected = false;  // describes this execution only (the failing one is re-run last)
+    run_prefix(subject, shared);
+  }
+  void thread(unsigned t) { run_thread(subject, *ModelShared<S>::bound, t); }
+  void invariant() {}
   void after() {
-    const Judgement j = finish_execution(subject, *shared);
+    ModelShared<S>& shared = *ModelShared<S>::bound;
+    const Judgement j = finish_execution(subject, shared);
     if (!j.words) return;
-    if (!j.invariant) shared->rejected = true;
+    if (!j.invariant) shared.rejected = true;
     // Fails the execution: Relacy records its history as for any failure.
     RelacySync::check(false, j.words);
   }
 };
+
+// The hooks of one fault's test (what with_fault picks): the rest takes these.
+template <class S, spec::FaultOf<S> F>
+const model::ScenarioHooks& lin_model_hooks() {
+  return model::hooks_for<LinModelTest<S, F>>();
+}
 
 namespace detail {
 
@@ -71,7 +85,9 @@ inline LinOutcome to_lin_outcome(const ModelOutcome& m, const char* scheduler) {
   LinOutcome out;
   out.scheduler = scheduler;
   out.executions = m.executions;
-  out.exhaustive = m.whole_space;
+  out.exhaustive = m.whole_space && !m.no_shared_access;  // a search of nothing proves nothing
+  out.no_shared_access = m.no_shared_access;
+  out.interrupted = m.stopped == Stop::interrupt;
   if (m.result == rl::test_result_success) return out;
   out.failed = true;
   out.history = m.history;
@@ -80,9 +96,15 @@ inline LinOutcome to_lin_outcome(const ModelOutcome& m, const char* scheduler) {
     out.failure = std::string("NONDETERMINISTIC SCENARIO (") + failure_words(m) +
                   ", then on re-run " + rl::test_result_str(m.rerun_result) + ")";
   } else {
-    // Relacy's words with the check's own text, e.g. "USER ASSERT FAILED (NOT LINEARIZABLE: ...)".
+    // Relacy's words with the check's own text, e.g. "USER ASSERT FAILED (boom)"; the
+    // checker's own rejection (after() fails the execution with its words through
+    // Sync::check) is recorded in its words, as the stress layer records it:
+    // "NOT LINEARIZABLE: ...", never as a user assertion.
     const auto first_line = m.history.substr(0, m.history.find('\n'));
     out.failure = first_line.empty() ? rl::test_result_str(m.result) : first_line;
+    for (const char* words : {kNotLinearizableWords, kUnknownWords})
+      if (out.failure == std::string(rl::test_result_str(rl::test_result_user_assert_failed)) + " (" + words + ")")
+        out.failure = words;
   }
   return out;
 }
@@ -96,92 +118,88 @@ std::string failing_table(const Scenario<S>& sc, const ModelShared<S>& shared, c
   return render_table(h, check(h, o.check_budget));
 }
 
-// The shared state of one scenario's runs, bound to its test class for as long
-// as they last (Relacy constructs the test objects itself: they find it through
-// LinModelTest::shared).
-template <class S, spec::FaultOf<S> F>
-struct Bound {
-  std::unique_ptr<ModelShared<S>> owned = std::make_unique<ModelShared<S>>();  // 512 cached outcomes: not on the stack
-  ModelShared<S>& shared = *owned;
-  Bound(const Scenario<S>& sc, const LinOptions& o) {
-    shared.scenario = &sc;
-    shared.check_budget = o.check_budget;
-    LinModelTest<S, F>::shared = &shared;
-  }
-  ~Bound() { LinModelTest<S, F>::shared = nullptr; }
-  Bound(const Bound&) = delete;
-  Bound& operator=(const Bound&) = delete;
-};
+// One run of one scenario under one scheduler, with its shared state bound for
+// as long as the run lasts (Relacy constructs the test objects itself: they find
+// it through ModelShared<S>::bound).
+template <class S>
+LinOutcome run_lin(const model::ScenarioHooks& hooks, const Scenario<S>& sc, const LinOptions& o,
+                   const std::string& scheduler, const ModelRequest& request) {
+  auto shared = std::make_unique<ModelShared<S>>();  // 512 cached outcomes: not on the stack
+  shared->scenario = &sc;
+  shared->check_budget = o.check_budget;
+  ModelShared<S>::bound = shared.get();
+  LinOutcome out = to_lin_outcome(run_scenario(hooks, kMaxThreads, scheduler, request), scheduler.c_str());
+  if (out.failed) out.table = failing_table(sc, *shared, o);
+  ModelShared<S>::bound = nullptr;
+  return out;
+}
 
 }  // namespace detail
 
 // One scenario's sampled run: o.random_iterations executions of o.sampler
 // (Relacy's random scheduler or lfcheck's PCT at o.pct_depth).
-template <class S, spec::FaultOf<S> F>
-LinOutcome run_sampled_scenario(const Scenario<S>& sc, const LinOptions& o) {
-  using Test = LinModelTest<S, F>;
-  detail::Bound<S, F> bound(sc, o);
+template <class S>
+LinOutcome run_sampled_scenario(const model::ScenarioHooks& hooks, const Scenario<S>& sc, const LinOptions& o) {
   ModelRequest sampled;
   sampled.iterations = o.random_iterations;
   sampled.pct_depth = o.pct_depth;
-  LinOutcome out =
-      o.sampler == "pct"
-          ? detail::to_lin_outcome(run_model<Test, pct_scheduler<kMaxThreads>, SearchKind::sampled>(sampled), "pct")
-          : detail::to_lin_outcome(
-                run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(sampled), "random");
-  if (out.failed) out.table = detail::failing_table(sc, bound.shared, o);
-  return out;
+  return detail::run_lin(hooks, sc, o, o.sampler == "pct" ? "pct" : "random", sampled);
 }
 
-// One scenario's bound search (none when o.bound is 0: no executions).
-template <class S, spec::FaultOf<S> F>
-LinOutcome run_bound_scenario(const Scenario<S>& sc, const LinOptions& o) {
+// One scenario's search: DPOR up to o.dpor_executions — where it ends, every
+// execution class of the scenario was checked ("verified") — else the bound-K
+// search up to o.bound_executions (exhaustive up to K preemptions where it ends).
+template <class S>
+LinOutcome run_bound_scenario(const model::ScenarioHooks& hooks, const Scenario<S>& sc, const LinOptions& o) {
+  std::uint64_t dpor_executions = 0;
+  if (o.dpor_executions) {
+    ModelRequest search;
+    search.execution_limit = o.dpor_executions;
+    search.load_depth = o.load_depth;
+    LinOutcome out = detail::run_lin(hooks, sc, o, "dpor", search);
+    out.verified = out.exhaustive;
+    out.exhaustive = false;
+    if (out.failed || out.verified || out.interrupted || o.bound == 0) return out;
+    dpor_executions = out.executions;
+  }
   if (o.bound == 0) return {};
-  using Test = LinModelTest<S, F>;
-  detail::Bound<S, F> bound(sc, o);
   ModelRequest tree;
   tree.context_bound = o.bound;
   tree.execution_limit = o.bound_executions;
-  LinOutcome out = detail::to_lin_outcome(
-      run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(tree), "bound");
-  if (out.failed) out.table = detail::failing_table(sc, bound.shared, o);
+  LinOutcome out = detail::run_lin(hooks, sc, o, "bound", tree);
+  out.executions += dpor_executions;
   return out;
 }
 
-// Runs one scenario: its sampled run, then the bound search (unless the sampled
-// run failed); the runner of the shrink candidates of a failure the bound search
-// found. The outcome's table shows the failing execution's calls and results.
-template <class S, spec::FaultOf<S> F>
-LinOutcome run_model_scenario(const Scenario<S>& sc, const LinOptions& o) {
-  LinOutcome out = run_sampled_scenario<S, F>(sc, o);
-  if (out.failed) return out;
+// Runs one scenario: its sampled run, then its search (unless the sampled run
+// failed); the runner of the shrink candidates of a failure the search found.
+// The outcome's table shows the failing execution's calls and results.
+template <class S>
+LinOutcome run_model_scenario(const model::ScenarioHooks& hooks, const Scenario<S>& sc, const LinOptions& o) {
+  LinOutcome out = run_sampled_scenario<S>(hooks, sc, o);
+  if (out.failed || out.interrupted) return out;
   const std::uint64_t sampled_executions = out.executions;
-  out = run_bound_scenario<S, F>(sc, o);
+  const bool no_access = out.no_shared_access;
+  out = run_bound_scenario<S>(hooks, sc, o);
   out.executions += sampled_executions;
+  out.no_shared_access = out.no_shared_access && no_access;
   return out;
 }
 
 // Re-runs the one execution recorded in a replay file (scheduler and state).
-template <class S, spec::FaultOf<S> F>
-LinOutcome replay_model_scenario(const Scenario<S>& sc, const LinOptions& o, const std::string& scheduler,
-                                 const std::string& state) {
-  using Test = LinModelTest<S, F>;
-  detail::Bound<S, F> bound(sc, o);
+template <class S>
+LinOutcome replay_model_scenario(const model::ScenarioHooks& hooks, const Scenario<S>& sc, const LinOptions& o,
+                                 const std::string& scheduler, const std::string& state) {
   ModelRequest one;
   one.initial_state = state;
   one.execution_limit = 1;
   one.context_bound = o.bound;
   one.pct_depth = o.pct_depth;
-  LinOutcome out =
-      scheduler == "bound"
-          ? detail::to_lin_outcome(run_model<Test, rl::context_bound_scheduler<kMaxThreads>, SearchKind::tree>(one),
-                                   "bound")
-      : scheduler == "pct"
-          ? detail::to_lin_outcome(run_model<Test, pct_scheduler<kMaxThreads>, SearchKind::sampled>(one), "pct")
-          : detail::to_lin_outcome(run_model<Test, rl::random_scheduler<kMaxThreads>, SearchKind::sampled>(one),
-                                   "random");
+  one.load_depth = o.load_depth;
+  const std::string which = scheduler == "bound" || scheduler == "pct" || scheduler == "dpor" ? scheduler : "random";
+  LinOutcome out = detail::run_lin(hooks, sc, o, which, one);
   out.exhaustive = false;  // a replay runs the recorded execution alone
-  if (out.failed) out.table = detail::failing_table(sc, bound.shared, o);
+  out.verified = false;
   return out;
 }
 

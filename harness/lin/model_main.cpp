@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "harness/cli/cli.hpp"
+#include "harness/cli/interrupt.hpp"
+#include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/lin_registry.hpp"
 #include "harness/model/failure_report.hpp"
 #include "harness/report/replay_file.hpp"
@@ -35,16 +37,24 @@ options:
   --scheduler S        their scheduler: pct or random (Relacy's; default pct)
   --depth D            pct: bug depth, D - 1 priority change points (1..16,
                        default 3)
-  --bound K            context bound of the exhaustive search (0: none; default 2)
+  --dpor-executions N  each scenario's dpor search stops here (0: no dpor search;
+                       default 20000); where it ends the scenario is verified:
+                       every execution class checked
+  --load-depth D       dpor: a load may read D stores back (1 or 2, default 1)
+  --bound K            context bound of the search a scenario falls back to when
+                       its dpor search does not end (0: none; default 2)
   --bound-executions N the bound search stops here and is then not exhaustive
                        (default 20000)
   --shrink-runs N      shrink candidates to try (default 150)
   --fault F            the variant with seeded fault F
   --json FILE          {"runs":[{"structure","layer","scenarios","executions",
-                       "exhaustive_scenarios","verdict","seconds"}]} (+ failure, scenario,
-                       failing_index: which generated scenario failed,
-                       first_failure_seconds: when the failing run ended,
-                       before shrinking)
+                       "exhaustive_scenarios","verdict","seconds"}]} with the
+                       settings (sampler, depth, iterations_per_scenario, bound,
+                       bound_executions, max_threads, max_ops; a shard: shard,
+                       of_scenarios) (+ failure, scenario, failing_index and
+                       failing_pass: which generated scenario failed in which
+                       pass, sampled or search, first_failure_seconds: when the
+                       failing run ended, before shrinking)
   --junit FILE         JUnit XML
   --artifacts DIR      where a failure's table, trace and replay file go
   --replay FILE        re-run the execution recorded in a lin model replay file
@@ -59,9 +69,13 @@ options:
   --list-faults        list the seeded faults and exit
   --help               this text
 
+SIGINT (Ctrl-C) or SIGTERM stops the command after the execution in progress: a
+structure whose scenarios did not all run is "interrupted" (verdict error) in the
+JSON and JUnit, with the scenarios that ran.
+
 exit status: 0 every history linearizable, 1 a check failed (not linearizable,
-undecided within the checker's budget, or any other Relacy failure), 2 usage error
-or a run that executed nothing (e.g. a shard with no scenario)
+undecided within the checker's budget, or any other Relacy failure), 2 usage error,
+a run that executed nothing (e.g. a shard with no scenario) or an interrupted one
 )";
 
 struct Options {
@@ -82,6 +96,7 @@ std::string report(const LinEntry& e, const Options& o, const LinSummary& sum) {
   ReplayFile replay;
   replay.set("layer", "lin-model").set("structure", e.structure).set("fault", o.fault);
   replay.set("scheduler", out.scheduler).set("bound", std::to_string(o.lin.bound));
+  replay.set("load_depth", std::to_string(o.lin.load_depth)).set("depth", std::to_string(o.lin.pct_depth));
   replay.set("state", out.state).set("scenario", sum.encoded).set("failure", out.failure);
   std::string stem = "lin." + e.structure + "." + out.scheduler;
   if (!o.fault.empty()) stem += "." + std::string(fault_short_name(o.fault));
@@ -100,20 +115,35 @@ int replay_main(const Options& o, const std::string& program) {
     if (e.structure != structure) continue;
     LinOptions lin = o.lin;
     lin.bound = static_cast<unsigned>(std::atoi(file.get("bound").c_str()));
+    if (!file.get("load_depth").empty()) lin.load_depth = static_cast<unsigned>(std::atoi(file.get("load_depth").c_str()));
     LinOutcome out;
     if (!e.replay(file.get("scenario"), lin, file.get("fault"), file.get("scheduler"), file.get("state"), out))
       cli::usage_error(program, o.replay + ": its scenario or fault does not fit this binary");
     std::printf("replaying lin %s (%s scheduler), recorded failure: %s\n", structure.c_str(),
                 file.get("scheduler").c_str(), file.get("failure").c_str());
+    // The replay's record: fail either way — the failure again, or a recorded failure
+    // that does not reproduce (itself a finding: the scenario is not deterministic).
+    RunRecord r;
+    r.str("structure", structure).str("layer", "model").str("scheduler", file.get("scheduler"));
+    r.num("scenarios", 1).num("executions", out.executions).str("replay_of", o.replay);
+    r.set_verdict(lfcheck::Verdict::fail).real("seconds", 0);
+    if (!file.get("fault").empty()) r.str("fault", file.get("fault"));
     if (!out.failed) {
       std::printf("the recorded execution passed on replay: it does not reproduce\n");
-      return cli::kCheckFailed;  // a recorded failure that does not reproduce is itself a finding
+      r.failure = "NOT REPRODUCED: the recorded execution passed on replay";
+    } else {
+      std::printf("reproduced: %s\n\n%s", out.failure.c_str(), out.table.c_str());
+      if (!out.history.empty()) {
+        const std::vector<Step> steps = model_steps(out.history);
+        std::printf("\n%s", render_thread_table(steps, static_cast<int>(kMaxThreads)).c_str());
+      }
+      r.failure = out.failure;
+      r.details = out.table;
     }
-    std::printf("reproduced: %s\n\n%s", out.failure.c_str(), out.table.c_str());
-    if (!out.history.empty()) {
-      const std::vector<Step> steps = model_steps(out.history);
-      std::printf("\n%s", render_thread_table(steps, static_cast<int>(kMaxThreads)).c_str());
-    }
+    r.str("failure", r.failure);
+    const std::vector<RunRecord> runs{r};
+    if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
+    if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.lin.model", runs, {"layer"})) return cli::kUsage;
     return cli::kCheckFailed;
   }
   cli::usage_error(program, "no structure '" + structure + "' in this binary");
@@ -152,6 +182,12 @@ int main_impl(int argc, char** argv) {
   });
   p.option("--depth", [&](std::string_view v) {
     o.lin.pct_depth = static_cast<unsigned>(cli::parse_number(p.program(), "--depth", v, 1, kMaxPctDepth));
+  });
+  p.option("--dpor-executions", [&](std::string_view v) {
+    o.lin.dpor_executions = cli::parse_number(p.program(), "--dpor-executions", v, 0, 1'000'000'000'000);
+  });
+  p.option("--load-depth", [&](std::string_view v) {
+    o.lin.load_depth = static_cast<unsigned>(cli::parse_number(p.program(), "--load-depth", v, 1, 2));
   });
   p.option("--bound", [&](std::string_view v) {
     o.lin.bound = static_cast<unsigned>(cli::parse_number(p.program(), "--bound", v, 0, 20));
@@ -212,35 +248,63 @@ int main_impl(int argc, char** argv) {
   std::fflush(stdout);
 
   std::vector<RunRecord> runs;
+  cli::catch_interrupts();
   for (auto& e : lin_registry()) {
     if (!o.structure.empty() && e.structure != o.structure) continue;
     if (!o.fault.empty() && !is_known_fault(e.structure, o.fault)) continue;  // the fault's owner only
     LinSummary sum;
-    if (!e.run(o.lin, o.fault, sum)) cli::usage_error(p.program(), "unknown fault '" + o.fault + "'");
+    sum.interrupted = cli::interrupted();  // then it does not start
+    if (!sum.interrupted && !e.run(o.lin, o.fault, sum))
+      cli::usage_error(p.program(), "unknown fault '" + o.fault + "'");
     RunRecord r;
     r.str("structure", e.structure).str("layer", "model").num("scenarios", sum.scenarios);
-    r.num("executions", sum.executions).num("exhaustive_scenarios", sum.exhaustive).num("seed", o.lin.seed);
+    r.num("executions", sum.executions).num("verified_scenarios", sum.verified);
+    r.num("exhaustive_scenarios", sum.exhaustive).num("seed", o.lin.seed);
+    // The settings every scenario ran with: parts of runs with other settings are not
+    // parts of one run (lfcheck merge refuses to sum them).
+    r.str("sampler", o.lin.sampler);
+    if (o.lin.sampler == "pct") r.num("depth", o.lin.pct_depth);
+    r.num("iterations_per_scenario", o.lin.random_iterations).num("dpor_executions", o.lin.dpor_executions);
+    r.num("load_depth", o.lin.load_depth).num("bound", o.lin.bound);
+    r.num("bound_executions", o.lin.bound_executions).num("max_threads", o.lin.shape.threads);
+    r.num("max_ops", o.lin.shape.ops);
     if (shard.sharded()) r.str("shard", shard.text()).num("of_scenarios", o.lin.scenarios);
-    // No scenario ran or none executed: nothing was checked, which is not a pass.
-    r.set_verdict(sum.failed ? lfcheck::Verdict::fail : sum.executions == 0 ? lfcheck::Verdict::error : lfcheck::Verdict::pass);
+    // No scenario ran, none executed, or no thread of any touched the Sync policy
+    // (a Subject on std::atomic: Relacy saw nothing to interleave): nothing was
+    // checked, which is not a pass; nor is a run the interrupt stopped (a failure
+    // it found stands).
+    const bool no_access = sum.scenarios > 0 && sum.no_shared_access == sum.scenarios;
+    r.set_verdict(sum.failed                                                 ? lfcheck::Verdict::fail
+                  : sum.executions == 0 || no_access || sum.interrupted ? lfcheck::Verdict::error
+                                                                             : lfcheck::Verdict::pass);
     r.real("seconds", sum.seconds);
     if (!o.fault.empty()) r.str("fault", o.fault);
-    std::printf("lin %s (model): %s  %llu scenarios, %llu executions, bound-%u search exhaustive for %llu  %.2fs\n",
-                e.structure.c_str(), r.passed() ? "pass" : sum.failed ? "FAIL" : "ERROR (no executions)", static_cast<unsigned long long>(sum.scenarios),
-                static_cast<unsigned long long>(sum.executions), o.lin.bound,
+    std::printf("lin %s (model): %s  %llu scenarios, %llu executions, verified (dpor ended) %llu, bound-%u search "
+                "exhaustive for %llu more  %.2fs\n",
+                e.structure.c_str(), r.passed()        ? "pass"
+                                     : sum.failed      ? "FAIL"
+                                     : sum.interrupted ? "INTERRUPTED"
+                                                       : "ERROR (nothing checked)",
+                static_cast<unsigned long long>(sum.scenarios), static_cast<unsigned long long>(sum.executions),
+                static_cast<unsigned long long>(sum.verified), o.lin.bound,
                 static_cast<unsigned long long>(sum.exhaustive), sum.seconds);
     if (r.verdict == lfcheck::Verdict::error) {
-      r.failure = sum.scenarios == 0 ? "NO WORK: shard " + shard.text() + " has none of the " +
-                                           std::to_string(o.lin.scenarios) + " scenarios"
-                                     : std::string("NO WORK: the scenarios executed nothing");
+      r.failure = sum.interrupted      ? std::string(cli::kInterruptedWords)
+                  : sum.scenarios == 0 ? "NO WORK: shard " + shard.text() + " has none of the " +
+                                             std::to_string(o.lin.scenarios) + " scenarios"
+                  : no_access          ? std::string(kNoSharedAccessWords)
+                                       : std::string("NO WORK: the scenarios executed nothing");
       r.str("failure", r.failure);
+      if (sum.interrupted) r.str("stopped", "interrupt");
       std::printf("  error: %s\n", r.failure.c_str());
     }
     if (sum.failed) {
       r.failure = sum.outcome.failure;
       r.str("failure", sum.outcome.failure).str("scenario", sum.scenario);
       r.num("shrink_runs", sum.shrink_runs).real("first_failure_seconds", sum.first_failure_seconds);
-      r.num("failing_index", sum.failing_index);  // which generated scenario (merge keeps a sharded run's first)
+      // Which generated scenario, in which pass: the unsharded run stops at the first failure
+      // in (pass, index) order, so lfcheck merge keeps the part whose failure comes first so.
+      r.num("failing_index", sum.failing_index).str("failing_pass", sum.failing_pass ? "search" : "sampled");
       r.details = report(e, o, sum);
     }
     runs.push_back(std::move(r));

@@ -21,7 +21,11 @@ struct LinOptions {
   std::uint64_t random_iterations = 1000;  // sampled executions per scenario
   std::string sampler = "pct";             // their scheduler: "pct" (lfcheck's) or "random" (Relacy's)
   unsigned pct_depth = 3;                  // pct: bug depth
-  unsigned bound = 2;                      // context bound of the exhaustive search
+  // Each scenario's search: DPOR up to dpor_executions (0: none); where it does not
+  // end, the bound-K search up to bound_executions (K = 0: none).
+  std::uint64_t dpor_executions = 20000;   // the dpor search stops here (then: the bound search)
+  unsigned load_depth = 1;                 // dpor: stores back a load may read
+  unsigned bound = 2;                      // context bound of the fallback search
   std::uint64_t bound_executions = 20000;  // the bound search stops here (then: not exhaustive)
   // stress layer, per scenario
   std::uint64_t executions = 1000;         // real-thread executions from the start line
@@ -34,12 +38,15 @@ struct LinOptions {
 struct LinOutcome {
   bool failed = false;
   std::uint64_t executions = 0;
-  bool exhaustive = false;  // model: the bound search of this scenario finished
+  bool verified = false;    // model: the dpor search of this scenario ended (every execution class)
+  bool exhaustive = false;  // model: the bound search of this scenario finished (up to its bound)
+  bool no_shared_access = false;  // model: no thread touched anything through the Sync policy
   std::string failure;      // the checker's words
   std::string table;        // the failing execution: lin's per-thread table
   std::string history;      // model: Relacy's raw history of the failing execution
-  std::string scheduler;    // model: which scheduler found it ("random", "bound")
+  std::string scheduler;    // model: which scheduler found it ("pct", "random", "dpor", "bound")
   std::string state;        // model: Relacy's state of the failing execution (replay)
+  bool interrupted = false; // the command was interrupted during the run (harness/cli/interrupt.hpp)
 };
 
 // Calls as a Lincheck-style table when the checker did not get to run (the

@@ -139,17 +139,58 @@ struct Results {
   }
 };
 
-// The execution as a history in program order (see the header comment).
+// When each call of one execution was invoked and returned, on real threads: one
+// monotonic clock (ns), laid out as Results (the stress layer's lin.scenarios).
+struct Stamps {
+  struct Span {
+    std::uint64_t invoke = 0, response = 0;
+  };
+  Span prefix[kMaxPrefix]{};
+  Span threads[kMaxThreads][kMaxOpsPerThread]{};
+  Span suffix[kMaxSuffix]{};
+};
+
+// Which parallel calls of one execution returned before which others were invoked:
+// row a, bit b (a and b numbered thread by thread) — the real-time order the
+// checker holds an execution to, beyond program order.
+struct Precedence {
+  std::uint32_t rows[kMaxThreads * kMaxOpsPerThread] = {};
+  bool operator==(const Precedence&) const = default;
+};
+static_assert(kMaxThreads * kMaxOpsPerThread <= 32, "Precedence rows are 32-bit masks");
+
 template <class S>
-History<S> to_history(const Scenario<S>& sc, const Results<S>& r) {
+Precedence precedence(const Scenario<S>& sc, const Stamps& st) {
+  Precedence p;
+  unsigned a = 0;
+  for (std::size_t t = 0; t < sc.threads.size(); ++t)
+    for (std::size_t i = 0; i < sc.threads[t].size(); ++i, ++a) {
+      unsigned b = 0;
+      for (std::size_t u = 0; u < sc.threads.size(); ++u)
+        for (std::size_t j = 0; j < sc.threads[u].size(); ++j, ++b)
+          if (u != t && st.threads[t][i].response < st.threads[u][j].invoke) p.rows[a] |= 1u << b;
+    }
+  return p;
+}
+
+// The execution as a history: in program order (see the header comment), or, with
+// stamps, in real-time order (a call precedes every call invoked after it returned).
+template <class S>
+History<S> to_history(const Scenario<S>& sc, const Results<S>& r, const Stamps* stamps = nullptr) {
   History<S> h;
-  h.order = Order::program_order;
+  h.order = stamps ? Order::real_time : Order::program_order;
+  auto stamp = [stamps](Operation<S>& op, const Stamps::Span& span) {
+    if (!stamps) return;
+    op.invoke = span.invoke;
+    op.response = span.response;
+  };
   for (std::size_t i = 0; i < sc.prefix.size(); ++i) {
     Operation<S> op;
     op.call = sc.prefix[i];
     op.result = r.prefix[i];
     op.thread = kSetupThread;
     op.phase = Phase::prefix;
+    if (stamps) stamp(op, stamps->prefix[i]);
     h.ops.push_back(op);
   }
   for (std::size_t t = 0; t < sc.threads.size(); ++t)
@@ -159,6 +200,7 @@ History<S> to_history(const Scenario<S>& sc, const Results<S>& r) {
       op.result = r.threads[t][i];
       op.thread = static_cast<std::uint32_t>(t);
       op.phase = Phase::parallel;
+      if (stamps) stamp(op, stamps->threads[t][i]);
       h.ops.push_back(op);
     }
   for (std::size_t i = 0; i < sc.suffix.size(); ++i) {
@@ -167,6 +209,7 @@ History<S> to_history(const Scenario<S>& sc, const Results<S>& r) {
     op.result = r.suffix[i];
     op.thread = kSetupThread;
     op.phase = Phase::suffix;
+    if (stamps) stamp(op, stamps->suffix[i]);
     h.ops.push_back(op);
   }
   return h;

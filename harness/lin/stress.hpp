@@ -3,9 +3,10 @@
 // as for every real_threads scenario: harness/stress/litmus_registry.hpp), under TSan, ASan or
 // no sanitizer, in the stress layer as the workload "lin.scenarios".
 //
-// Every execution's results are checked in program order (the prefix before,
-// each thread in order, threads concurrent, the suffix after: the same partial
-// order as under Relacy, so a verdict means the same in both layers). The first
+// Every execution's calls are stamped on one monotonic clock (invoke; response
+// after a seq_cst fence) and its results checked in real-time order: a call must
+// take effect after every call that returned before it was invoked (under Relacy,
+// which has no clock, the order is program order: harness/lin/execution.hpp). The first
 // failing scenario is shrunk (harness/lin/driver.hpp) and printed as a per-thread table;
 // the run fails with the checker's words and the seed's replay line.
 //
@@ -23,6 +24,7 @@
 #include <vector>
 #include <atomic>
 
+#include "harness/cli/interrupt.hpp"
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/lin/history_pacing.hpp"
@@ -47,6 +49,7 @@ struct StressShared : ExecutionBook<S> {
   StressRun* run = nullptr;  // this scenario's run: a rejected history fails it
   std::string rejection;     // the checker's words for the rejected execution
   Results<S> rejected;
+  Stamps rejected_stamps;
   bool has_rejected = false;
 };
 
@@ -54,11 +57,14 @@ struct StressShared : ExecutionBook<S> {
 // is race-free: thread t writes only current.threads[t] and returned.threads[t],
 // and run_litmus orders every thread's writes before after() (its finished
 // counter: release by each thread, acquire by the driver).
-template <class S, spec::FaultOf<S> F>
+// Per spec, not per seeded fault: the fault's Subject comes through its port
+// (spec_subject.hpp), bound with the shared state for one scenario's run.
+template <class S>
 struct LinLitmus {
   static constexpr unsigned threads = kMaxThreads;
   static inline StressShared<S>* shared = nullptr;
-  spec::SubjectOf<S, StdSync, F> subject;
+  static inline const spec::SubjectPort<S>* port = nullptr;
+  spec::PortedSubject<S> subject{*port};
 
   void before() { run_prefix(subject, *shared); }
   void thread(unsigned t) { run_thread(subject, *shared, t); }
@@ -72,18 +78,20 @@ struct LinLitmus {
       sh.has_rejected = true;
       sh.rejection = words;
       sh.rejected = sh.current;
+      sh.rejected_stamps = sh.stamps;
     }
     sh.run->fail(words);
   }
 };
 
 // Runs one scenario for up to `executions` executions on real threads.
-template <class S, spec::FaultOf<S> F>
-LinOutcome run_stress_scenario(const Scenario<S>& sc, StressRun& outer, std::uint64_t executions,
-                               const Budget& budget) {
+template <class S>
+LinOutcome run_stress_scenario(const spec::SubjectPort<S>& port, const Scenario<S>& sc, StressRun& outer,
+                               std::uint64_t executions, const Budget& budget) {
   auto shared = std::make_unique<StressShared<S>>();
   shared->scenario = &sc;
   shared->check_budget = budget;
+  shared->real_time = true;  // real threads: checked in real-time order (execution.hpp)
   StressOptions options = outer.options();
   options.ops = executions * 100;  // run_litmus: 100 operations per execution
   options.duration = 0;
@@ -91,26 +99,36 @@ LinOutcome run_stress_scenario(const Scenario<S>& sc, StressRun& outer, std::uin
   StressRun run(options, "lin scenario");
   run.beat_for(&outer);  // the outer run's hang watchdog sees every execution
   shared->run = &run;
-  LinLitmus<S, F>::shared = shared.get();
-  run_litmus<LinLitmus<S, F>>(run);
-  LinLitmus<S, F>::shared = nullptr;
+  LinLitmus<S>::shared = shared.get();
+  LinLitmus<S>::port = &port;
+  run_litmus<LinLitmus<S>>(run);
+  LinLitmus<S>::shared = nullptr;
+  LinLitmus<S>::port = nullptr;
   LinOutcome out;
   out.executions = run.ops_done();
   out.scheduler = "real threads";
-  if (shared->has_rejected) {
+  out.interrupted = cli::interrupted();
+  // The scenario's run failed: the checker rejected an execution, or the code under
+  // test failed a check (a Sync::check goes to this, the innermost run in progress).
+  // Its failure is the run's first: a check that failed during the execution the
+  // checker then rejected is the failure reported, as it is what happened first.
+  if (run.failed()) {
     out.failed = true;
-    out.failure = shared->rejection;
-    const History<S> h = to_history(sc, shared->rejected);
-    out.table = shared->rejection.rfind("check_invariants", 0) == 0
-                    ? scenario_listing(sc, shared->rejected, shared->returned)
-                    : render_table(h, check(h, budget));
+    out.failure = run.failure();
+    if (shared->has_rejected && out.failure == shared->rejection &&
+        shared->rejection.rfind("check_invariants", 0) != 0) {
+      const History<S> h = to_history(sc, shared->rejected, &shared->rejected_stamps);
+      out.table = render_table(h, check(h, budget));
+    } else {
+      out.table = scenario_listing(sc, shared->current, shared->returned);
+    }
   }
   return out;
 }
 
-template <class S, spec::FaultOf<S> F>
+template <class S>
 struct LinScenariosWorkload {
-  static void run(StressRun& run) {
+  static void run(StressRun& run, const spec::SubjectPort<S>& port) {
     const StressOptions& o = run.options();
     // The budget: --lin-scenarios N scenarios, else --ops (100 per execution) or --duration.
     const std::uint64_t total = o.lin_scenarios ? UINT64_MAX
@@ -126,19 +144,22 @@ struct LinScenariosWorkload {
     lin.shape.threads = o.lin_threads;
     lin.shape.ops = o.lin_ops;
     std::uint64_t done = 0, scenarios = 0;
+    run.set_ops_done(0, "executions");
     for (std::uint64_t index = 0;
-         done < total && (o.lin_scenarios ? index < o.lin_scenarios : std::chrono::steady_clock::now() < deadline);
+         done < total && (o.lin_scenarios ? index < o.lin_scenarios : std::chrono::steady_clock::now() < deadline) &&
+         !cli::interrupted();
          ++index) {
       const std::uint64_t executions = std::min(kExecutionsPerScenario, total - done);
       // drive() generates scenario `index` of the seed and shrinks it if it fails.
       LinOptions one = lin;
       one.first_scenario = index;
       LinSummary sum = drive<S>(one, "lin", [&](const Scenario<S>& sc) {
-        return run_stress_scenario<S, F>(sc, run, executions, lin.check_budget);
+        return run_stress_scenario<S>(port, sc, run, executions, lin.check_budget);
       });
       done += sum.executions;
       ++scenarios;
       run.heartbeat();
+      run.show_progress(done, o.ops && !o.lin_scenarios ? total : 0);
       if (sum.failed) {
         std::printf("\nlin %s (real threads, %s) FAILED: %s\nscenario %llu of seed %llu, shrunk in %llu runs to: %s\n\n%s",
                     S::name, kSanitizerName, sum.outcome.failure.c_str(), static_cast<unsigned long long>(index),
@@ -148,6 +169,7 @@ struct LinScenariosWorkload {
         break;
       }
     }
+    run.end_progress();
     run.set_ops_done(done, "executions");
     run.note("scenarios", scenarios);
   }
@@ -175,14 +197,14 @@ struct history_spec<S> { using type = typename S::HistorySpec; };
 template <class S>
 concept long_histories_on = !requires { S::long_histories_off; };
 
-template <class Outer, spec::FaultOf<Outer> F>
+template <class Outer>
 struct LinHistoryWorkload {
   using S = typename history_spec<Outer>::type;
-  static void run(StressRun& run) {
+  static void run(StressRun& run, const spec::SubjectPort<S>& port) {
     const unsigned n = run.options().threads;
     const std::uint64_t per_thread = (kHistoryCalls + n - 1) / n;
-    using Subject = spec::SubjectOf<S, StdSync, F>;
-    auto subject = std::make_unique<Subject>();
+    using Subject = spec::PortedSubject<S>;
+    auto subject = std::make_unique<Subject>(port);
     std::vector<std::vector<typename S::Call>> calls(n);
     std::vector<std::vector<Operation<S>>> done(n);
     std::uint64_t history = 0, checked = 0;
@@ -221,9 +243,7 @@ struct LinHistoryWorkload {
       run.describe(t, "call", static_cast<std::uint64_t>(done[t].size()), 0);
     };
     auto at_quiescence = [&] {
-      if constexpr (requires { subject->check_invariants(); }) {
-        if (const char* broken = subject->check_invariants()) return run.fail(std::string("check_invariants: ") + broken);
-      }
+      if (const char* broken = subject->check_invariants()) return run.fail(std::string("check_invariants: ") + broken);
       History<S> h;
       h.order = Order::real_time;
       for (auto& d : done) h.ops.insert(h.ops.end(), d.begin(), d.end());
@@ -237,7 +257,7 @@ struct LinHistoryWorkload {
                                                            : "NOT LINEARIZABLE: " + report.words());
       }
       ++history;
-      subject = std::make_unique<Subject>();  // every thread waits at the barrier
+      subject = std::make_unique<Subject>(port);  // every thread waits at the barrier
       prepare();
       if constexpr (paced_history<S>) pacing.start_round(n);
     };
@@ -248,6 +268,8 @@ struct LinHistoryWorkload {
   }
 };
 
+// Only the Subjects' ports depend on the seeded fault; the workloads, the checker
+// and the generators are compiled once per spec.
 template <class S>
 struct LinStressRegistrar {
   LinStressRegistrar() {
@@ -257,14 +279,22 @@ struct LinStressRegistrar {
         {S::name, "lin.scenarios",
          "linearizability of generated scenarios from the spec, on real threads from a start line",
          [](StressRun& run, std::string_view fault) {
-           return with_fault<Fault>(fault, [&](auto f) { LinScenariosWorkload<S, decltype(f)::value>::run(run); });
-         }});
+           const spec::SubjectPort<S>* port = nullptr;
+           with_fault<Fault>(fault, [&](auto f) { port = &spec::port_of<S, spec::SubjectOf<S, StdSync, decltype(f)::value>>(); });
+           if (port) LinScenariosWorkload<S>::run(run, *port);
+           return port != nullptr;
+         },
+         kMaxThreads, "executions"});
     if constexpr (long_histories_on<S>)
       stress_registry().push_back(
           {S::name, "lin.history",
            "linearizability of 10,000-call histories on real threads, in real-time order",
            [](StressRun& run, std::string_view fault) {
-             return with_fault<Fault>(fault, [&](auto f) { LinHistoryWorkload<S, decltype(f)::value>::run(run); });
+             using H = typename history_spec<S>::type;
+             const spec::SubjectPort<H>* port = nullptr;
+             with_fault<Fault>(fault, [&](auto f) { port = &spec::port_of<H, spec::SubjectOf<H, StdSync, decltype(f)::value>>(); });
+             if (port) LinHistoryWorkload<S>::run(run, *port);
+             return port != nullptr;
            }});
   }
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "harness/report/artifacts.hpp"
+#include "harness/report/project_dirs.hpp"
 #include "harness/report/failure_views.hpp"
 #include "harness/report/steps.hpp"
 #include "harness/report/replay_file.hpp"
@@ -21,21 +22,22 @@
 namespace lfcheck {
 
 // A source path as the project names it: relative to the source root of the project
-// that built this runner (LFCHECK_SOURCE_ROOT, set by cmake/Lfcheck.cmake: lfcheck's
-// tree or a user's project, so a user's table names "queue.hpp", not a build path),
-// else by lfcheck's own folders ("structures/treiber/treiber_stack.hpp",
+// that built this runner (project_dirs(), registered by the binary's generated unit:
+// lfcheck's tree or a user's project, so a user's table names "queue.hpp", not a
+// build path), else by lfcheck's own folders ("structures/treiber/treiber_stack.hpp",
 // "harness/..." of an installed lfcheck), else as it was given. A relative path (ccache's
-// base_dir rewrites them) is taken from the directory the compiler ran in
-// (LFCHECK_COMPILE_DIR: the top build directory under Ninja).
+// base_dir rewrites them) is taken from the directory the compiler ran in (the top
+// build directory under Ninja).
 inline std::string project_path(const std::string& file) {
-#if defined(LFCHECK_SOURCE_ROOT) && defined(LFCHECK_COMPILE_DIR)
   namespace fs = std::filesystem;
-  fs::path p(file);
-  if (p.is_relative()) p = fs::path(LFCHECK_COMPILE_DIR) / p;
-  const std::string full = p.lexically_normal().string(), root = fs::path(LFCHECK_SOURCE_ROOT).lexically_normal().string();
-  const std::string prefix = !root.empty() && root.back() == '/' ? root : root + "/";
-  if (full.rfind(prefix, 0) == 0) return full.substr(prefix.size());
-#endif
+  const ProjectDirs& dirs = project_dirs();
+  if (!dirs.source_root.empty()) {
+    fs::path p(file);
+    if (p.is_relative() && !dirs.compile_dir.empty()) p = fs::path(dirs.compile_dir) / p;
+    const std::string full = p.lexically_normal().string(), root = fs::path(dirs.source_root).lexically_normal().string();
+    const std::string prefix = !root.empty() && root.back() == '/' ? root : root + "/";
+    if (full.rfind(prefix, 0) == 0) return full.substr(prefix.size());
+  }
   for (const char* top : {"structures/", "models/", "harness/", "sync/", "specs/"}) {
     auto p = file.find(std::string("/") + top);
     if (p != std::string::npos) return file.substr(p + 1);
@@ -80,7 +82,7 @@ inline ModelArtifacts write_model_failure(const std::string& history, int thread
   replay.write(stem + ".replay");
   std::printf("\ntrace:  %s.trace.json (open in ui.perfetto.dev or chrome://tracing)\n", stem.c_str());
   std::printf("table:  %s.table.txt   history: %s.history.txt\n", stem.c_str(), stem.c_str());
-  std::printf("replay: ./lfcheck replay %s.replay\n", stem.c_str());
+  std::printf("replay: %s replay %s\n", driver_command().c_str(), shell_word(stem + ".replay").c_str());
   return {stem};
 }
 

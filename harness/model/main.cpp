@@ -15,6 +15,8 @@
 
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
+#include "harness/cli/interrupt.hpp"
+#include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/report/failure_views.hpp"
 #include "harness/report/steps.hpp"
 #include "harness/model/parallel_runs.hpp"
@@ -34,16 +36,25 @@ Model-checks the Relacy scenarios of structure NAME (all structures if omitted).
 A scenario passes only if Relacy reports success for every scheduler run.
 
 options:
-  --scheduler S     random | pct | bound | full | default (default: pct at
-                    --depth, then bound; full too for scenarios that declare it
-                    finishes)
+  --scheduler S     random | pct | bound | full | dpor | default (default: pct
+                    at --depth, then dpor up to --dpor-executions; a scenario
+                    whose dpor search does not end falls back to the bound
+                    search, and to the full search if it declares that finishes)
   --iterations N    sampled (random, pct) iterations (default 100000)
   --depth D         pct scheduler: bug depth D, i.e. D - 1 priority change
                     points per execution (1 to 16, default 3)
   --bound K         context bound for the exhaustive bound search (default 2)
+  --dpor-executions N  the default plan's dpor budget per scenario (default
+                    200000; --scheduler dpor alone has none)
+  --load-depth D    dpor: a load may read D stores back: 1 as Relacy's tree
+                    searches (default), 2 as its sampled runs
   --max-seconds S   wall-clock budget of each run (any scheduler); a run the
                     budget ends is "stopped at budget" (verdict error, exit 2
-                    unless a run failed), never a pass, never exhaustive
+                    unless a run failed), never a pass, never exhaustive.
+                    Without it a full search gets a budget of 300 s (a full
+                    search rarely finishes: the estimate on its progress line
+                    says how far it got; LFCHECK_FULL_SEARCH_SECONDS=S changes
+                    this default)
   --scenario NAME   only this scenario
   --fault F         run the variant with seeded fault F (see ./lfcheck faults);
                     a fault is caught when any run fails (exit 1)
@@ -56,20 +67,31 @@ options:
                     (S from 0 to 1000, default 0); the exhaustive schedulers ignore it
   --replay FILE     re-run exactly the execution recorded in a replay file
   --history         also print Relacy's raw execution history of a failure
+  --outcomes        record each run's distinct outcomes (what a scenario's
+                    outcome() returns after its after(), over the executions
+                    that passed) in the JSON: "outcomes", "outcomes_complete"
   --first-failure   stop at the first failing run; every scenario's sampled
                     run comes before any exhaustive search, in round-robin slices
                     of 1000 iterations (the same iterations in all)
   --shard I/N       only shard I (0 to N-1) of N: runs I, I+N, I+2N, ... of the
                     plan; N shards together do the plan's runs once each (the
-                    default: GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set)
+                    default: GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS, if set);
+                    each record says "shard" (I/N), "of_runs" (the plan's size)
+                    and "plan", and lfcheck merge requires all of the plan's runs
   --jobs N          runs in N worker processes at once (default: one per core);
                     output and reports in the same order as with --jobs 1
-  --quiet           no progress line
+  --quiet           no progress line (under --jobs N the progress line shows
+                    every running worker's)
   --list            list scenarios and exit
   --list-faults     list seeded faults and exit
   --help            this text
 
-exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error
+SIGINT (Ctrl-C) or SIGTERM stops the command: the runs that finished are reported
+as usual, every other run is "interrupted" (verdict error) in the table, JSON and
+JUnit, and the exit status is 2 unless a run failed.
+
+exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error,
+or a run that did not check all its work (stopped at budget, interrupted)
 )";
 
 struct Options {
@@ -81,6 +103,9 @@ struct Options {
   unsigned jobs = 0;        // 0: one per core
   cli::Shard shard;         // --shard I/N: runs I, I+N, ... of the plan
   bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
+  bool outcomes = false;      // --outcomes: each run's distinct outcome() values in the JSON
+  unsigned load_depth = 1;    // dpor: stores back a load may read
+  std::uint64_t dpor_executions = 200000;  // the default plan's dpor budget (then bound, full)
   std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
   std::uint64_t seed = 0;     // random scheduler: start at iteration seed * kSeedStride
   bool list_faults_json = false;
@@ -95,6 +120,42 @@ struct Options {
 // LIVELOCK — found by the mutants run's false-alarm check).
 constexpr std::uint64_t kSeedStride = 4'000'000ull;
 constexpr std::uint64_t kMaxSeed = 1000;
+
+// A full search without --max-seconds: its default budget (a full search rarely
+// finishes, and one that does not would run for days, silently, under --jobs).
+constexpr double kFullSearchSeconds = 300;
+double full_search_budget() {
+  if (const char* s = std::getenv("LFCHECK_FULL_SEARCH_SECONDS"); s && *s) {
+    char* end = nullptr;
+    const double v = std::strtod(s, &end);
+    if (end && *end == 0 && v > 0) return v;
+    cli::usage_error("lfcheck model", "LFCHECK_FULL_SEARCH_SECONDS is a positive number of seconds, not '" +
+                                          std::string(s) + "'");
+  }
+  return kFullSearchSeconds;
+}
+
+// The budget of one run: --max-seconds, else the default of a full search, else none (0).
+double budget_of(const std::string& scheduler, const Options& o) {
+  if (o.max_seconds > 0) return o.max_seconds;
+  return scheduler == "full" && o.initial_state.empty() ? full_search_budget() : 0;
+}
+
+// The record of a run the interrupt stopped or never let start (harness/cli/interrupt.hpp).
+RunRecord interrupted_record(const ModelEntry& e, const std::string& scheduler, const Options& o,
+                             std::uint64_t executions, double seconds) {
+  RunRecord r;
+  r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
+  r.num("iterations", executions).boolean("exhaustive", false);
+  r.set_verdict(Verdict::error).real("seconds", seconds);
+  r.failure = cli::kInterruptedWords;
+  r.details = executions ? "the command was interrupted after " + std::to_string(executions) +
+                               " executions that passed; the run's work was not done"
+                         : "the command was interrupted before this run started";
+  r.str("failure", r.failure).str("stopped", "interrupt");
+  if (!o.fault.empty()) r.str("fault", o.fault);
+  return r;
+}
 
 // Prints the per-thread table and writes the artifacts of one failing run.
 void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const std::string& state) {
@@ -129,7 +190,7 @@ void report_failure(RunRecord& r, const ModelEntry& e, const Options& o, const s
   r.str("trace", stem + ".trace.json").str("replay", stem + ".replay");
   std::printf("\ntrace:  %s.trace.json (open in ui.perfetto.dev or chrome://tracing)\n", stem.c_str());
   std::printf("table:  %s.table.txt   history: %s.history.txt\n", stem.c_str(), stem.c_str());
-  std::printf("replay: ./lfcheck replay %s.replay\n", stem.c_str());
+  std::printf("replay: %s replay %s\n", driver_command().c_str(), shell_word(stem + ".replay").c_str());
 }
 
 // Where a crash happened: the crashing thread's stack, the project's frames first.
@@ -173,6 +234,8 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
   q.context_bound = o.bound;
   if ((scheduler == "random" || scheduler == "pct") && o.seed != 0) q.first_iteration = o.seed * kSeedStride;
   q.pct_depth = o.depth;
+  q.collect_outcomes = o.outcomes;
+  q.load_depth = o.load_depth;
   if (!o.initial_state.empty()) {
     // Replay: the recorded execution alone (its iteration and scheduler state). A
     // tree search would otherwise go on through the rest of its tree from there:
@@ -184,11 +247,21 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
   return q;
 }
 
+// What an exhaustive dpor run did not explore (docs/model.md, "What a verified
+// verdict means").
+std::string dpor_bounds(unsigned load_depth) {
+  return "no preemption bound; every load choice of Relacy's model with loads reading up to " +
+         std::to_string(load_depth) + (load_depth == 1 ? " store" : " stores") +
+         " back (no load buffering); spin loops as awaits; no spurious condition-variable wake-ups";
+}
+
 // Runs one scenario under one scheduler; returns its record.
 RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Options& o,
-                  bool show_progress, std::uint64_t slice_first = 0, std::uint64_t slice_iterations = 0) {
+                  bool show_progress, std::uint64_t slice_first = 0, std::uint64_t slice_iterations = 0,
+                  std::uint64_t execution_limit = UINT64_MAX) {
   ProgressLine progress(e.structure + "/" + e.scenario + " " + scheduler, show_progress);
   ModelRequest request = request_for(scheduler, o);
+  if (execution_limit != UINT64_MAX && o.initial_state.empty()) request.execution_limit = execution_limit;
   if (slice_iterations) {  // one slice of a sampled run (harness/model/plan_slices.hpp)
     request.first_iteration = slice_first;
     request.iterations = slice_iterations;
@@ -198,17 +271,25 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   struct Watch {
     ProgressLine* line;
     std::uint64_t total;  // 0: a tree search
+    bool dpor;
     static void on(void* self, std::uint64_t started) {
       auto* w = static_cast<Watch*>(self);
-      if (w->total) w->line->update(started - 1, w->total);
-      else w->line->update_search(started - 1, tree_search_fraction());
+      if (w->total) return w->line->update(started - 1, w->total);
+      char note[96] = "";
+      if (w->dpor) {  // executions = classes explored + sleep-set blocked ones
+        const std::uint64_t blocked = current_sleep_blocked();
+        std::snprintf(note, sizeof note, " (%llu classes, %llu sleep-set blocked)",
+                      static_cast<unsigned long long>(started - 1 - blocked), static_cast<unsigned long long>(blocked));
+      }
+      w->line->update_search(started - 1, current_search_fraction(), note);
     }
-  } watch{&progress, scheduler == "random" || scheduler == "pct" ? request.iterations : 0};
+  } watch{&progress, scheduler == "random" || scheduler == "pct" ? request.iterations : 0, scheduler == "dpor"};
   if (show_progress) request.observer = {&Watch::on, &watch};
   ModelOutcome outcome;
   const auto start = std::chrono::steady_clock::now();
-  if (o.max_seconds > 0)
-    request.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.max_seconds));
+  const double budget = budget_of(scheduler, o);
+  if (budget > 0)
+    request.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget));
   if (!e.run(scheduler, request, o.fault, outcome)) {
     // The plan holds only scenarios of the fault's structure: this is a harness bug.
     std::fprintf(stderr, "lfcheck model: %s/%s has no fault '%s'\n", e.structure.c_str(),
@@ -220,30 +301,65 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   progress.finish();
 
   const bool passed = outcome.result == rl::test_result_success;
-  // Stopped by --max-seconds: what ran passed, but the run did not do its work.
+  if (passed && outcome.stopped == Stop::interrupt) {
+    std::printf("%s/%s (%s scheduler): interrupted after %llu executions\n", e.structure.c_str(), e.scenario.c_str(),
+                scheduler.c_str(), static_cast<unsigned long long>(outcome.executions));
+    return interrupted_record(e, scheduler, o, outcome.executions, seconds);
+  }
+  // Stopped by the budget: what ran passed, but the run did not do its work.
   const bool budget_stop = passed && outcome.stopped == Stop::budget;
+  // No thread touched anything through the Sync policy: Relacy had nothing to
+  // interleave and nothing was checked (a scenario on std::atomic, say).
+  const bool no_work = passed && !budget_stop && outcome.no_shared_access;
   // Exhaustive: a tree scheduler enumerated its whole space from the root (bound:
   // every schedule with at most K preemptions). A failing run stops early.
-  const bool exhaustive = outcome.whole_space;
+  const bool exhaustive = outcome.whole_space && !outcome.no_shared_access;
   RunRecord r;
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
   r.num("iterations", outcome.executions).boolean("exhaustive", exhaustive);
   if (scheduler == "bound") r.num("bound", o.bound);
-  if (scheduler == "pct") r.num("depth", o.depth);
-  r.set_verdict(budget_stop ? Verdict::error : passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
+  if (scheduler == "dpor") {
+    // The bounds that remain on an exhaustive DPOR verdict (docs/model.md, "What a
+    // verified verdict means"), and the search's counts.
+    r.num("load_depth", o.load_depth).num("sleep_set_blocked", outcome.sleep_blocked).num("races", outcome.races);
+    r.num("classes", outcome.executions - outcome.sleep_blocked);
+    r.str("bounds", dpor_bounds(o.load_depth));
+  }
+  if (scheduler == "pct") {
+    // k and the executions that ran past it (PCT's guarantee covers executions of at most k steps).
+    r.num("depth", o.depth).num("pct_steps", outcome.pct_steps).num("longer_than_pct_steps", outcome.pct_longer_than_steps);
+    if (outcome.failed_in_calibration) r.str("failed_in", "calibration (depth 1)");
+  }
+  r.set_verdict(budget_stop || no_work ? Verdict::error : passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
+  if (request.collect_outcomes) {
+    std::string list = "[";
+    for (std::size_t i = 0; i < outcome.outcomes.size(); ++i)
+      list += (i ? "," : "") + std::to_string(outcome.outcomes[i]);
+    r.fields.emplace_back("outcomes", list + "]");
+    r.boolean("outcomes_complete", outcome.outcomes_complete);
+  }
+  if (no_work) {
+    r.failure = kNoSharedAccessWords;
+    r.details = "no thread of any execution touched an atomic, cell, mutex or condition variable of the Sync "
+                "policy: Relacy had nothing to interleave (std::atomic and plain data are invisible to it)";
+    r.str("failure", r.failure);
+    std::printf("%s/%s (%s scheduler): %s\n", e.structure.c_str(), e.scenario.c_str(), scheduler.c_str(),
+                r.failure.c_str());
+  }
   if (budget_stop) {
     r.failure = "stopped at budget";
-    r.details = "stopped by --max-seconds after " + std::to_string(outcome.executions) +
+    const std::string why = o.max_seconds > 0 ? "--max-seconds" : "the default budget of a full search";
+    r.details = "stopped by " + why + " after " + std::to_string(outcome.executions) +
                 " executions that passed; the run's work was not done";
     r.str("failure", r.failure).str("stopped", "budget");
-    if (scheduler == "bound" || scheduler == "full") {
+    if (scheduler == "bound" || scheduler == "full" || scheduler == "dpor") {
       // How far the search got: an estimate (harness/model/tree_estimate.hpp), labelled as one.
       char fraction[32];
       std::snprintf(fraction, sizeof fraction, "%.3g", outcome.search_fraction);
       r.fields.emplace_back("explored_estimate", fraction);
     }
-    std::printf("%s/%s (%s scheduler): stopped at budget (--max-seconds %g) after %llu executions, "
-                "not exhaustive\n", e.structure.c_str(), e.scenario.c_str(), scheduler.c_str(), o.max_seconds,
+    std::printf("%s/%s (%s scheduler): stopped at budget (%s, %g s) after %llu executions, "
+                "not exhaustive\n", e.structure.c_str(), e.scenario.c_str(), scheduler.c_str(), why.c_str(), budget,
                 static_cast<unsigned long long>(outcome.executions));
   }
   if (!o.fault.empty()) r.str("fault", o.fault);
@@ -267,6 +383,34 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   return r;
 }
 
+// The default plan's search of one scenario: DPOR, up to --dpor-executions
+// executions; where it ends, its verdict is the scenario's (every execution class
+// explored: "verified") and the bound and full searches are not needed. Where it
+// does not, the plan falls back to them and the record says so: scheduler "bound"
+// (or "bound+full"), with what DPOR did ("dpor_executions", "dpor": "stopped at
+// its budget"). One record either way, so a plan is a function of its options.
+RunRecord run_search(const ModelEntry& e, const Options& o, bool show_progress) {
+  RunRecord dpor = run_one(e, "dpor", o, show_progress, 0, 0, o.dpor_executions);
+  if (dpor.verdict != Verdict::pass || dpor.get("exhaustive") == "true") return dpor;
+  const std::string dpor_executions = dpor.get("iterations");
+  std::printf("%s/%s: dpor did not end within %llu executions; falling back to the bound-%u search%s\n",
+              e.structure.c_str(), e.scenario.c_str(), static_cast<unsigned long long>(o.dpor_executions), o.bound,
+              e.full_search ? " and the full search" : "");
+  RunRecord r = run_one(e, "bound", o, show_progress);
+  if (e.full_search && r.verdict == Verdict::pass) {
+    RunRecord full = run_one(e, "full", o, show_progress);
+    const std::uint64_t executions = std::stoull(r.get("iterations")) + std::stoull(full.get("iterations"));
+    full.fields.erase(std::remove_if(full.fields.begin(), full.fields.end(),
+                                     [](const auto& f) { return f.first == "scheduler" || f.first == "iterations"; }),
+                      full.fields.end());
+    full.fields.insert(full.fields.begin() + 2, {"scheduler", RunRecord::quote("bound+full")});
+    full.fields.insert(full.fields.begin() + 3, {"iterations", std::to_string(executions)});
+    r = std::move(full);
+  }
+  r.str("dpor", "stopped at its budget (--dpor-executions)").num("dpor_executions", std::stoull(dpor_executions));
+  return r;
+}
+
 int main_impl(int argc, char** argv) {
   Options o;
   cli::Parser p("lfcheck model");
@@ -276,6 +420,13 @@ int main_impl(int argc, char** argv) {
   p.flag("--list", [&] { o.list = true; });
   p.flag("--list-faults", [&] { o.list_faults = true; });
   p.flag("--history", [&] { o.history = true; });
+  p.flag("--outcomes", [&] { o.outcomes = true; });
+  p.option("--dpor-executions", [&](std::string_view v) {
+    o.dpor_executions = cli::parse_number(p.program(), "--dpor-executions", v, 1, 1'000'000'000'000ull);
+  });
+  p.option("--load-depth", [&](std::string_view v) {
+    o.load_depth = static_cast<unsigned>(cli::parse_number(p.program(), "--load-depth", v, 1, 2));
+  });
   p.option("--artifacts", [&](std::string_view v) { o.artifacts = v; });
   p.option("--seed", [&](std::string_view v) {
     o.seed = cli::parse_number(p.program(), "--seed", v, 0, kMaxSeed);
@@ -284,8 +435,8 @@ int main_impl(int argc, char** argv) {
   p.option("--replay", [&](std::string_view v) { o.replay = v; });
   p.flag("--first-failure", [&] { o.first_failure = true; });
   p.option("--scheduler", [&](std::string_view v) {
-    if (v != "random" && v != "pct" && v != "bound" && v != "full" && v != "default")
-      cli::usage_error(p.program(), "--scheduler is random, pct, bound, full or default, not '" +
+    if (v != "random" && v != "pct" && v != "bound" && v != "full" && v != "dpor" && v != "default")
+      cli::usage_error(p.program(), "--scheduler is random, pct, bound, full, dpor or default, not '" +
                                         std::string(v) + "'");
     o.scheduler = v;
   });
@@ -386,6 +537,7 @@ int main_impl(int argc, char** argv) {
 
   const bool show_progress = !o.quiet;
   std::vector<RunRecord> runs;
+  cli::catch_interrupts();
   // The plan: (scenario, scheduler) runs, scenario by scenario. The default sampled
   // scheduler is PCT (at --depth): over the 33 model-layer faults it finds each
   // in at most the executions Relacy's random scheduler needs, give or take tens,
@@ -400,11 +552,29 @@ int main_impl(int argc, char** argv) {
       continue;
     }
     plan.emplace_back(e, "pct");
-    plan.emplace_back(e, "bound");
-    if (e->full_search) plan.emplace_back(e, "full");
+    plan.emplace_back(e, "search");  // dpor; where it does not end, bound (and full): run_search
   }
   if (o.first_failure)
     std::stable_partition(plan.begin(), plan.end(), [](const auto& run) { return sampled_scheduler(run.second); });
+  // A shard's records name their shard, the whole plan's size and the plan itself
+  // (the options it is a function of), so lfcheck merge can require every run of it.
+  const std::size_t plan_size = plan.size();
+  std::string plan_name = "model " + (o.structure.empty() ? std::string("(all)") : o.structure);
+  if (!o.scenario.empty()) plan_name += " --scenario " + o.scenario;
+  plan_name += " --scheduler " + o.scheduler + " --iterations " + std::to_string(o.iterations) + " --depth " +
+               std::to_string(o.depth) + " --bound " + std::to_string(o.bound) + " --seed " + std::to_string(o.seed) +
+               " --dpor-executions " + std::to_string(o.dpor_executions) + " --load-depth " + std::to_string(o.load_depth);
+  if (!o.fault.empty()) plan_name += " --fault " + o.fault;
+  if (o.max_seconds > 0) plan_name += " --max-seconds " + std::to_string(o.max_seconds);
+  if (o.first_failure) plan_name += " --first-failure";
+  // A full search without --max-seconds has a default budget (budget_of): say so at
+  // the start, for --scheduler full and for the default plan's search step of a
+  // scenario that declares its full search finishes (run_search).
+  if (o.max_seconds <= 0 && o.replay.empty() && std::any_of(plan.begin(), plan.end(), [](const auto& run) {
+        return run.second == "full" || (run.second == "search" && run.first->full_search);
+      }))
+    std::printf("full search: the default budget of %g s per run (a full search rarely finishes; "
+                "--max-seconds S sets every run's)\n", full_search_budget());
   if (o.shard.sharded()) {
     // Shard I keeps runs I, I+N, ...: every run in exactly one shard. The plan is a
     // function of the options alone, so every shard computes the same one.
@@ -434,10 +604,10 @@ int main_impl(int argc, char** argv) {
   if (!o.replay.empty() || jobs == 0) jobs = 1;
   std::size_t finished = 0;
   auto item_results = run_in_parallel(
-      items.size(), jobs, o.first_failure,
+      items.size(), jobs, o.first_failure, show_progress,
       [&](std::size_t i) {
-        return run_one(*items[i].entry, items[i].scheduler, o, show_progress && jobs == 1, items[i].first,
-                       items[i].iterations);
+        if (items[i].scheduler == "search") return run_search(*items[i].entry, o, show_progress);
+        return run_one(*items[i].entry, items[i].scheduler, o, show_progress, items[i].first, items[i].iterations);
       },
       [&](std::size_t i, const std::string& why) {
         const ModelEntry& e = *items[i].entry;
@@ -445,10 +615,11 @@ int main_impl(int argc, char** argv) {
         r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", items[i].scheduler);
         r.num("iterations", 0).boolean("exhaustive", false);
         r.failure = "CRASHED (" + why + ")";
-        r.details = "the worker process of this run ended (" + why + ") before it reported";
-        r.set_verdict(Verdict::fail).real("seconds", 0).str("failure", r.failure);
+        r.details = "the worker process of this run ended (" + why + ") before it reported: no verdict on the "
+                    "code (a crash in scenario code is its own verdict, CRASH: SIGNAL); --jobs 1 shows where";
+        r.set_verdict(Verdict::error).real("seconds", 0).str("failure", r.failure);
         if (!o.fault.empty()) r.str("fault", o.fault);
-        std::printf("\n=== %s/%s (%s scheduler) FAILED: %s ===\n", e.structure.c_str(), e.scenario.c_str(),
+        std::printf("\n=== %s/%s (%s scheduler) NOT CHECKED: %s ===\n", e.structure.c_str(), e.scenario.c_str(),
                     items[i].scheduler.c_str(), r.failure.c_str());
         return r;
       },
@@ -463,18 +634,38 @@ int main_impl(int argc, char** argv) {
   for (auto& r : item_results)
     if (r && !r->get("iterations").empty()) ran += std::stoull(r->get("iterations"));
   auto results = fold_slices(items, std::move(item_results), plan.size());
-  for (auto& r : results)
-    if (r) runs.push_back(std::move(*r));
+  std::size_t interrupted = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (!results[i] && cli::interrupted()) results[i] = interrupted_record(*plan[i].first, plan[i].second, o, 0, 0);
+    if (results[i]) {
+      interrupted += results[i]->get("stopped") == "interrupt";
+      runs.push_back(std::move(*results[i]));
+    }
+  }
+  if (o.shard.sharded())
+    for (auto& r : runs) r.str("shard", o.shard.text()).num("of_runs", plan_size).str("plan", plan_name);
   if (runs.size() < plan.size())
     std::printf("\n%zu of %zu runs not run to their end: stopped after the first failure (%llu executions ran)\n",
                 plan.size() - runs.size(), plan.size(), static_cast<unsigned long long>(ran));
+  if (interrupted)
+    std::fprintf(stderr, "lfcheck model: interrupted (signal %d): %zu of %zu runs did not finish\n",
+                 cli::interrupting_signal(), interrupted, plan.size());
 
   std::printf("\n");
   print_table(stdout, runs, {"structure", "scenario", "scheduler", "iterations", "exhaustive", "verdict", "seconds", "failure"});
-  std::size_t failed = 0, stopped = 0;
-  for (auto& r : runs) failed += r.verdict == Verdict::fail, stopped += r.verdict == Verdict::error;
-  std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s%s\n", runs.size(), runs.size() - failed - stopped,
-              failed, stopped ? (", " + std::to_string(stopped) + " stopped at budget").c_str() : "",
+  std::size_t verified = 0;
+  for (auto& r : runs) verified += r.get("scheduler") == "dpor" && r.get("exhaustive") == "true";
+  if (verified)
+    std::printf("\nverified (dpor ended: every execution class explored): %zu run%s — within these bounds: %s\n",
+                verified, verified == 1 ? "" : "s", dpor_bounds(o.load_depth).c_str());
+  // Errors: interrupted runs, and the others no verdict covers (stopped at budget,
+  // NO WORK, a worker that died).
+  std::size_t failed = 0, unchecked = 0;
+  for (auto& r : runs) failed += r.verdict == Verdict::fail, unchecked += r.verdict == Verdict::error;
+  std::printf("\nmodel: %zu runs, %zu passed, %zu failed%s%s%s\n", runs.size(), runs.size() - failed - unchecked,
+              failed,
+              unchecked > interrupted ? (", " + std::to_string(unchecked - interrupted) + " not checked (error)").c_str() : "",
+              interrupted ? (", " + std::to_string(interrupted) + " interrupted").c_str() : "",
               o.fault.empty() ? "" : (" (fault " + o.fault + ")").c_str());
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.model", runs, {"scenario", "scheduler"}))

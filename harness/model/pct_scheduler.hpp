@@ -30,8 +30,13 @@
 // function of (i, d, k) — the generator is seeded from them and nothing else, so
 // a run split into iteration ranges (jobs, shards) does exactly what one run
 // does. k is not learned during the run (that would make execution i depend on
-// the executions before it): run_model measures it once per simulation with a
-// few uncounted calibration executions (pct_calibrate) and fixes it. The state
+// the executions before it): the runner (harness/model/run.cpp) measures it once
+// per simulation with 8 calibration executions at depth 1 — executions of the
+// scenario like any other, counted and checked — and fixes k at twice the longest
+// of them; executions that still run past k are counted (`longer_than_steps`:
+// no change point lands there, so the paper's bound covers executions of at most
+// k steps in which no thread yields; a yield lowers the yielding thread, which the
+// paper's analysis does not include). The state
 // Relacy saves with a failure ("ITERATION d k", get_state) restores d and k, so
 // a replay re-runs exactly the failing schedule.
 //
@@ -55,6 +60,7 @@ struct PctSettings {
   unsigned depth = 3;            // d: d - 1 priority change points per execution
   std::uint64_t steps = 0;       // k: change points are drawn from 1..k (0: not calibrated)
   std::uint64_t max_steps_seen = 0;  // calibration: the longest execution seen
+  std::uint64_t longer_than_steps = 0;  // executions that went past step k (none of their steps past k is a change point)
 };
 
 inline PctSettings& pct_settings() {
@@ -103,7 +109,15 @@ class pct_scheduler
       priority_[i] = priority_[j];
       priority_[j] = t;
     }
-    for (unsigned j = 0; j + 1 < depth_; ++j) change_at_[j] = 1 + random_.next() % steps_;
+    // d - 1 distinct change points in 1..k, as the paper draws them (a drawn
+    // step already taken moves to the next free one; when k < d - 1 every step
+    // is one and the rest repeat).
+    for (unsigned j = 0; j + 1 < depth_; ++j) {
+      std::uint64_t at = 1 + random_.next() % steps_;
+      for (std::uint64_t moved = 0; j < steps_ && moved < steps_ && is_change_point(at, j); ++moved)
+        at = at % steps_ + 1;
+      change_at_[j] = at;
+    }
     step_ = 0;
     lowest_ = 0;  // yields go below this (change points use 0 .. depth_ - 2)
     rl::unpark_reason reason;
@@ -122,6 +136,8 @@ class pct_scheduler
     }
     // Calibration (no k yet): the longest execution, a failing one included.
     if (pct_settings().steps == 0 && step_ > pct_settings().max_steps_seen) pct_settings().max_steps_seen = step_;
+    // Past k: no change point can come any more; counted, so the run can say so.
+    if (pct_settings().steps != 0 && step_ == steps_ + 1) ++pct_settings().longer_than_steps;
 
     const rl::thread_id_t running = this->running_threads_count;
     // Timed waits and spurious wake-ups: the odds of Relacy's random scheduler.
@@ -159,6 +175,11 @@ class pct_scheduler
   void on_thread_block(rl::thread_id_t, bool) {}
 
  private:
+  bool is_change_point(std::uint64_t at, unsigned drawn) const {
+    for (unsigned i = 0; i < drawn; ++i)
+      if (change_at_[i] == at) return true;
+    return false;
+  }
   rl::thread_id_t wake(thread_info_t* thread, rl::unpark_reason why, rl::unpark_reason& reason) {
     const rl::thread_id_t th = thread->index_;
     RL_VERIFY(1 == thread->block_count_);

@@ -12,6 +12,8 @@
 //     void thread(unsigned index);  // the body of each of `threads` threads
 //     void after();                 // single-threaded checks; Sync::check(...) to fail
 //     void invariant();             // optional: checked between steps (may be empty)
+//     std::uint64_t outcome() const;  // optional: what after() observed, as a number
+//                                   // (--outcomes lists a run's distinct values)
 //     static constexpr bool real_threads = true;  // optional: also run as a litmus
 //                                   // test on real threads (its own bookkeeping must
 //                                   // then be race-free: atomics or per-thread fields)
@@ -25,6 +27,7 @@
 // only if Relacy reports success on the correct code (F = none).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -33,29 +36,27 @@
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/model/run.hpp"
+#include "harness/model/scenario_hooks.hpp"
 #include "harness/registration.hpp"
 #include "harness/scenario.hpp"
 #include "sync/relacy_sync.hpp"
 
 namespace lfcheck {
 
-// Forgets the previous execution's variable labels before the scenario's
-// constructors label this one's (RelacySync::label).
-struct LabelReset {
-  LabelReset() {
-    for (auto* l = RelacySync::labels(); l != RelacySync::labels() + 64; ++l) *l = {};
-  }
-};
-
+// A scenario as Relacy runs it (harness/model/run.cpp's test object reaches it
+// through these hooks): Relacy's machinery is compiled once, in the runner library.
 template <class Scenario>
-struct RelacyModel : rl::test_suite<RelacyModel<Scenario>, Scenario::threads> {
-  ExecutionTick tick;       // first member: counts (and may end) the execution
-  LabelReset reset_labels;  // runs before the scenario is built
+struct RelacyModel {
   Scenario scenario;
   void before() { scenario.before(); }
   void thread(unsigned index) { scenario.thread(index); }
   void after() { scenario.after(); }
   void invariant() { scenario.invariant(); }
+  std::uint64_t outcome()
+    requires requires(Scenario& s) { s.outcome(); }
+  {
+    return static_cast<std::uint64_t>(scenario.outcome());
+  }
 };
 
 struct ModelEntry {
@@ -78,13 +79,16 @@ template <class E, template <class, E> class Scenario>
 struct ModelRegistrar {
   explicit ModelRegistrar(const char* structure) {
     using Correct = Scenario<RelacySync, E::none>;
+    static_assert(Correct::threads >= 1 && Correct::threads <= kMaxModelThreads,
+                  "a model scenario has 1 to kMaxModelThreads (harness/model/run.hpp) threads");
     model_registry().push_back(
         {registration_name<E>(structure), Correct::name, Correct::description, Correct::threads,
          Correct::full_search,
          [](const std::string& scheduler, const ModelRequest& request, std::string_view fault,
             ModelOutcome& outcome) {
            return with_fault<E>(fault, [&](auto f) {
-             outcome = run_model<RelacyModel<Scenario<RelacySync, decltype(f)::value>>>(scheduler, request);
+             using Model = RelacyModel<Scenario<RelacySync, decltype(f)::value>>;
+             outcome = run_scenario(model::hooks_for<Model>(), Correct::threads, scheduler, request);
            });
          }});
     register_faults<E>();

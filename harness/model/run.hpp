@@ -26,6 +26,10 @@
 //    same way, at the start of the first execution past the deadline: the run is
 //    `stopped == Stop::budget`, which the runner reports as "stopped at budget" —
 //    never as a pass, never exhaustive.
+//  - An interrupted command (SIGINT, SIGTERM: harness/cli/interrupt.hpp) ends a run
+//    the same way, under every scheduler (dpor included): `stopped == Stop::interrupt`,
+//    reported as "interrupted". A run of one execution (a failure's re-run, a
+//    replay) runs to its end.
 //  - A tree search stopped by the limit or the budget leaves `resume_state`:
 //    Relacy's state of the execution it did not run (no runner resumes from it
 //    yet: slicing a search that way is untested, nothing relies on it), and
@@ -46,10 +50,14 @@
 // them, so it can never lie below the start (that looped forever, and Relacy's
 // progress output divided by zero).
 //
-// Scheduler: any Relacy scheduler class (random_scheduler<N>, context_bound_
-// scheduler<N>, full_search_scheduler<N>, or one of lfcheck's own deriving from
-// rl::scheduler), passed to rl::run_test<Test, Scheduler> — the extension point for
-// other search strategies.
+// Compiled once: run_scenario() and everything Relacy instantiates for it (its
+// context over a test type and a scheduler, for every thread count up to
+// kMaxModelThreads) live in the runner library (harness/model/run.cpp). A
+// scenario reaches it as ScenarioHooks (scenario_hooks.hpp): a structure's
+// translation unit compiles its own code against RelacySync and nothing of Relacy's
+// machinery. The scheduler is picked by name at run time (AnyScheduler, run.cpp):
+// Relacy's random, context-bound and full search, lfcheck's pct and dpor — each a
+// class plugged into rl::run_test, no Relacy header changed.
 //
 //  - A signal in scenario code (SIGFPE, SIGSEGV, SIGBUS, SIGILL, SIGABRT) ends its
 //    execution as a failure like any other (harness/model/crash.hpp): `crash` says
@@ -60,63 +68,26 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
-#include <type_traits>
+#include <vector>
 
-#include "harness/model/pct_scheduler.hpp"
-#include "harness/model/tree_estimate.hpp"
 #include "harness/model/crash.hpp"
-#include "sync/relacy_sync.hpp"  // Relacy, with its macros put away
+#include "harness/model/scenario_hooks.hpp"
+#include "sync/relacy_sync.hpp"  // Relacy's result codes, with its macros put away
 
 namespace lfcheck {
 
 using Clock = std::chrono::steady_clock;
+
+// The most threads a scenario may have (Relacy's thread count is a template
+// argument: the runner library is compiled for 1 .. kMaxModelThreads).
+constexpr unsigned kMaxModelThreads = 6;
 
 // Called after each execution starts, with the executions of this simulation so far.
 struct ExecutionObserver {
   void (*on_execution)(void* self, std::uint64_t executions) = nullptr;
   void* self = nullptr;
 };
-
-// Executions of the current simulation, counted by ExecutionTick. Plain fields:
-// one simulation at a time per process, all its fibers on one OS thread.
-struct ExecutionLedger {
-  std::uint64_t executions = 0;
-  std::uint64_t limit = UINT64_MAX;  // executions allowed; the next one ends the run
-  bool limit_hit = false;
-  Clock::time_point deadline = Clock::time_point::max();  // the next execution past it ends the run
-  bool budget_hit = false;
-  ExecutionObserver observer;
-};
-
-inline ExecutionLedger& execution_ledger() {
-  static ExecutionLedger ledger;
-  return ledger;
-}
-
-// First member of every test suite object: runs when Relacy starts an execution.
-struct ExecutionTick {
-  ExecutionTick() {
-    ExecutionLedger& l = execution_ledger();
-    if (l.executions == l.limit) {
-      l.limit_hit = true;
-      rl::ctx().rl_until("lfcheck: execution limit reached", RL_INFO);  // does not return
-    }
-    if (l.deadline != Clock::time_point::max() && Clock::now() >= l.deadline) {
-      l.budget_hit = true;
-      rl::ctx().rl_until("lfcheck: time budget reached", RL_INFO);  // does not return
-    }
-    ++l.executions;
-    if (l.observer.on_execution) l.observer.on_execution(l.observer.self, l.executions);
-  }
-};
-
-// How the scheduler explores, as Relacy's context must know it: it reads
-// params.search_type (only as "is it the random scheduler?") to decide whether
-// spurious CAS failures, deferred frees and the store a load reads (2 back vs 1)
-// are drawn at random or enumerated as tree branches.
-enum class SearchKind { sampled, tree };
 
 struct ModelRequest {
   // Sampled schedulers (random, pct): the first iteration sampled (>= 1) and how many (>= 1).
@@ -130,163 +101,65 @@ struct ModelRequest {
   std::uint64_t execution_limit = UINT64_MAX;  // replay: 1; a slice of a tree search
   Clock::time_point deadline = Clock::time_point::max();  // --max-seconds
   ExecutionObserver observer;                  // progress
+  bool collect_outcomes = false;               // --outcomes: the distinct outcome() values
+  unsigned load_depth = 1;                     // dpor: stores back a load may read (1 or 2)
 };
 
 // Why a run ended before its scheduler did.
-enum class Stop { none, limit, budget };
+enum class Stop { none, limit, budget, interrupt };
 
 struct ModelOutcome {
   rl::test_result_e result = rl::test_result_success;  // the first run's verdict
-  std::uint64_t executions = 0;      // executions the first run performed
+  std::uint64_t executions = 0;      // executions the first run performed (pct: calibration included)
   std::uint64_t failing_iteration = 0;  // Relacy's number of the failing iteration
   bool whole_space = false;          // ended by the scheduler, from the root
-  Stop stopped = Stop::none;         // passed so far, but ended by the execution limit or the budget
+  Stop stopped = Stop::none;         // passed so far, but ended by the execution limit, the budget or an interrupt
   std::string resume_state;          // a stopped tree search: where to go on from
-  double search_fraction = 0;        // a tree search: explored fraction at its end (harness/model/tree_estimate.hpp)
+  double search_fraction = 0;        // a tree search: explored fraction at its end (tree_estimate.hpp)
   bool reproduced = true;            // failing: the re-run failed the same way
   rl::test_result_e rerun_result = rl::test_result_success;
   std::string history;               // Relacy's history of the failing execution
   std::string state;                 // the failing execution's state (replay file)
   CrashReport crash;                 // a crash (signal != 0): what and where
+  // No thread of any execution touched anything through the Sync policy: nothing
+  // was checked (the runner's "NO WORK" verdict), whatever Relacy said.
+  bool no_shared_access = false;
+  // pct: k, the steps change points are drawn from, and how many executions ran
+  // longer than k (change points never land past step k).
+  std::uint64_t pct_steps = 0, pct_longer_than_steps = 0;
+  bool failed_in_calibration = false;  // pct: the failing execution was a calibration one (depth 1)
+  // --outcomes: the sorted distinct outcome() values of the passing executions;
+  // complete == false if there were more than the runner keeps (kMaxOutcomes).
+  std::vector<std::uint64_t> outcomes;
+  bool outcomes_complete = true;
+  // dpor: the executions that were sleep-set blocked (redundant), and the races found.
+  std::uint64_t sleep_blocked = 0, races = 0;
 };
+
+constexpr std::size_t kMaxOutcomes = 4096;
+
+// The verdict of a run whose threads touched nothing through the Sync policy.
+inline constexpr const char* kNoSharedAccessWords =
+    "NO WORK: no shared access seen — is this code written against Sync?";
 
 // The checker's words for a failing outcome: Relacy's, or "CRASH: SIGFPE".
 inline std::string failure_words(const ModelOutcome& o) {
   return o.crash.signal ? o.crash.words : rl::test_result_str(o.result);
 }
 
-namespace detail {
+// The schedulers by lfcheck's names.
+bool is_known_scheduler(const std::string& name);  // random, pct, bound, full, dpor
 
-// One call of rl::run_test with a fresh ledger; returns its verdict.
-template <class Test, class Scheduler>
-rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out, bool history,
-                                std::uint64_t limit, Clock::time_point deadline = Clock::time_point::max(),
-                                ExecutionObserver observer = {}) {
-  ExecutionLedger& ledger = execution_ledger();
-  ledger = ExecutionLedger{};
-  ledger.limit = limit;
-  ledger.deadline = deadline;
-  ledger.observer = observer;
-  tree_search_fraction() = 0;
-  params.collect_history = history;
-  CrashGuard crash_guard;  // a signal in scenario code fails the execution (harness/model/crash.hpp)
-  return rl::run_test<Test, Scheduler>(params, state_out, history);
-}
+// dpor: the current search's sleep-set-blocked executions (the progress line).
+std::uint64_t current_sleep_blocked();
 
-template <class Scheduler>
-struct is_pct : std::false_type {};
-template <rl::thread_id_t n>
-struct is_pct<pct_scheduler<n>> : std::true_type {};
+// Runs the scenario `hooks` describes, with `threads` threads (1 .. kMaxModelThreads),
+// under the named scheduler. Compiled once, in the runner library.
+ModelOutcome run_scenario(const model::ScenarioHooks& hooks, unsigned threads, const std::string& scheduler,
+                          const ModelRequest& request);
 
-// PCT's k: the longest of a few uncounted executions at depth 1 (no change
-// points), numbered far from any run's iterations. Their verdicts are not kept:
-// they only measure; the run that follows is what checks.
-constexpr std::uint64_t kPctCalibrationExecutions = 8;
-constexpr std::uint64_t kPctCalibrationFirst = 4'290'000'000ull;
-
-template <class Test, class Scheduler>
-std::uint64_t pct_calibrate() {
-  PctSettings& pct = pct_settings();
-  const PctSettings keep = pct;
-  pct.depth = 1;
-  pct.steps = 0;
-  pct.max_steps_seen = 0;
-  rl::test_params params;
-  rl::ostringstream sink, state;
-  params.output_stream = &sink;
-  params.progress_stream = &sink;
-  params.search_type = rl::random_scheduler_type;
-  const std::string first = std::to_string(kPctCalibrationFirst);
-  params.initial_state = first.c_str();
-  params.iteration_count = kPctCalibrationFirst + kPctCalibrationExecutions - 1;
-  simulate_once<Test, Scheduler>(params, state, false, kPctCalibrationExecutions);
-  const std::uint64_t steps = pct.max_steps_seen > 0 ? pct.max_steps_seen : 1;
-  pct = keep;
-  return steps;
-}
-
-}  // namespace detail
-
-template <class Test, class Scheduler, SearchKind kind>
-ModelOutcome run_model(const ModelRequest& request) {
-  rl::test_params params;
-  rl::ostringstream history_text;  // raw allocator: Relacy writes it from inside the simulation
-  rl::ostringstream null_progress;  // Relacy's own "P% (i/total)" lines: progress comes from the observer
-  params.output_stream = &history_text;
-  params.progress_stream = &null_progress;
-  params.context_bound = request.context_bound;
-  params.search_type = kind == SearchKind::sampled ? rl::random_scheduler_type
-                                                   : rl::fair_context_bound_scheduler_type;
-  if constexpr (kind == SearchKind::sampled) {
-    // The first iteration is the one the state names, else the requested one.
-    std::uint64_t first = request.initial_state.empty()
-                              ? request.first_iteration
-                              : std::strtoull(request.initial_state.c_str(), nullptr, 10);
-    if (first == 0) first = 1;
-    const std::uint64_t count = request.iterations ? request.iterations : 1;
-    params.initial_state = request.initial_state.empty() ? std::to_string(first).c_str()
-                                                         : request.initial_state.c_str();
-    params.iteration_count = first + count - 1;
-  } else {
-    params.initial_state = request.initial_state.c_str();
-  }
-
-  if constexpr (detail::is_pct<Scheduler>::value) {
-    // d and k: a replayed state names both (set_state); else the request's d and a calibrated k.
-    pct_settings().depth = request.pct_depth;
-    pct_settings().steps = request.initial_state.empty() ? detail::pct_calibrate<Test, Scheduler>() : 1;
-  }
-
-  ModelOutcome o;
-  rl::ostringstream state;
-  o.result = detail::simulate_once<Test, Scheduler>(params, state, false, request.execution_limit,
-                                                    request.deadline, request.observer);
-  const ExecutionLedger first_run = execution_ledger();
-  const CrashRecord first_crash = crash_record();
-  o.search_fraction = tree_search_fraction();
-  o.executions = first_run.executions;
-  if (first_run.limit_hit || first_run.budget_hit) {
-    // Ended by the execution limit or the budget after executions that passed.
-    o.result = rl::test_result_success;
-    o.stopped = first_run.limit_hit ? Stop::limit : Stop::budget;
-    if constexpr (kind == SearchKind::tree) {
-      const auto where = state.str();
-      o.resume_state.assign(where.begin(), where.end());
-    }
-  } else {
-    o.whole_space = o.result == rl::test_result_success && request.initial_state.empty() &&
-                    kind == SearchKind::tree;
-  }
-  if (o.result == rl::test_result_success) return o;
-
-  // The failing execution alone, again, for its history.
-  o.failing_iteration = params.stop_iteration;
-  const auto failing_state = state.str();
-  o.state.assign(failing_state.begin(), failing_state.end());
-  rl::ostringstream unused;
-  params.initial_state = o.state.c_str();
-  if constexpr (kind == SearchKind::sampled) params.iteration_count = o.failing_iteration;
-  o.rerun_result = detail::simulate_once<Test, Scheduler>(params, unused, true, 1);
-  const CrashRecord rerun_crash = crash_record();
-  o.reproduced = !execution_ledger().limit_hit && o.rerun_result == o.result &&
-                 params.stop_iteration == o.failing_iteration && rerun_crash.signal == first_crash.signal &&
-                 rerun_crash.pc == first_crash.pc;
-  o.crash = resolve_crash(first_crash.signal ? (rerun_crash.signal ? rerun_crash : first_crash) : CrashRecord{});
-  const auto text = history_text.str();
-  o.history = crash_history(std::string(text.begin(), text.end()), o.crash);
-  return o;
-}
-
-// The schedulers by lfcheck's names: Relacy's random, context-bound (bound) and
-// full search — the tree searches with their progress estimate — and lfcheck's pct.
-template <class Test>
-ModelOutcome run_model(const std::string& scheduler, const ModelRequest& request) {
-  constexpr auto n = Test::params::thread_count;
-  if (scheduler == "random") return run_model<Test, rl::random_scheduler<n>, SearchKind::sampled>(request);
-  if (scheduler == "pct") return run_model<Test, pct_scheduler<n>, SearchKind::sampled>(request);
-  if (scheduler == "bound")
-    return run_model<Test, estimating_scheduler<rl::context_bound_scheduler<n>>, SearchKind::tree>(request);
-  return run_model<Test, estimating_scheduler<rl::full_search_scheduler<n>>, SearchKind::tree>(request);
-}
+// The explored fraction of the current tree search (tree_estimate.hpp), for the
+// progress line: call from an ExecutionObserver.
+double current_search_fraction();
 
 }  // namespace lfcheck

@@ -4,6 +4,7 @@
 // become this one form, so both render as the same table and trace.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -47,10 +48,22 @@ inline std::string field(const std::string& s, const std::string& key) {
 inline bool starts(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 }  // namespace detail
 
+// The message RelacySync::cell::store logs before a store while Relacy records a
+// history: the value being stored. Relacy itself records 0 (its T()) for an access
+// that races, since it fails the execution before the access happens.
+inline constexpr const char* kStoreValueMessage = "lfcheck-store value=";
+
 // Parses Relacy's "execution history" (the first, interleaved listing; the per-
 // thread listings after it repeat the same steps).
+//
+// A plain-data access that fails the execution (a data race, an uninitialised
+// read: the verdict step right after it, on its thread) did not happen: Relacy
+// records it with the value 0. Such a store shows the value the program stored (the
+// kStoreValueMessage before it), such a load "?" (it read nothing).
 inline std::vector<Step> parse_relacy_history(const std::string& text) {
   std::vector<Step> steps;
+  std::map<int, std::string> storing;  // thread -> the value its next plain store stores
+  std::map<int, std::string> stored;   // thread -> the value its latest plain store stored
   std::istringstream in(text);
   std::string line;
   bool in_history = false;
@@ -115,6 +128,9 @@ inline std::vector<Step> parse_relacy_history(const std::string& text) {
     } else if (detail::starts(desc, "lfcheck-op end ")) {
       s.kind = K::op_end;
       s.value = desc.substr(15);
+    } else if (detail::starts(desc, kStoreValueMessage)) {
+      storing[th] = desc.substr(std::string(kStoreValueMessage).size());
+      continue;
     } else if (detail::starts(desc, "[")) {
       continue;  // Relacy's own markers: [CTOR BEGIN], [THREAD FINISHED], ...
     } else if (!desc.empty() && desc[0] >= 'A' && desc[0] <= 'Z' && desc.find('(') != std::string::npos) {
@@ -126,15 +142,37 @@ inline std::vector<Step> parse_relacy_history(const std::string& text) {
     // Relacy's own initialisation of its atomics (constructor stores inside
     // relacy/atomic.hpp) is noise in a structure's history.
     if (s.kind != K::verdict && s.file.find("/relacy/") != std::string::npos) continue;
+    const bool plain = detail::starts(desc, "load,") || detail::starts(desc, "store,");
+    if (s.kind == K::verdict && !steps.empty() && steps.back().thread == th && steps.back().index + 1 == idx &&
+        detail::starts(steps.back().text, steps.back().kind == K::store ? "store," : "load,")) {
+      Step& failed = steps.back();  // the access this verdict stopped
+      if (failed.kind == K::store) {
+        auto known = stored.find(th);
+        failed.written = failed.value = known != stored.end() ? known->second : "?";
+      } else {
+        failed.read = failed.value = "?";
+      }
+    }
+    if (plain && s.kind == K::store) {  // the message belongs to this one store
+      auto value = storing.find(th);
+      if (value != storing.end()) stored[th] = value->second, storing.erase(value);
+      else stored.erase(th);
+    }
     steps.push_back(std::move(s));
   }
   return steps;
 }
 
-// Names each address after the expression the source line applies the operation
-// to — "head", "nodes_[i].value", "nodes[last].*Link" — read from the structure's
-// own file and line. Several addresses with one expression get "#1", "#2", ...
-// in order of first appearance; unknown ones keep "0x..." .
+// Names each address after the expression the source line applies the step's
+// operation to — "head", "nodes_[i].value", "nodes[last].*Link" — read from the
+// structure's own file and line: a store is named by the line's .store( operand, a
+// load by its .load( operand, a CAS by its compare_exchange, an RMW by its
+// exchange/fetch_*, so another operation on the same line (a buffer store whose
+// slot comes from a load: `buf[size.load(o)].store(v, o)`) never lends its operand.
+// A line with several different operands of the step's operation names nothing
+// (a later line of the address may); if no line names an address alone, it is
+// named by its candidates, "a|b". Several addresses with one expression get "#1",
+// "#2", ... in order of first appearance; unknown ones keep "0x..." .
 // `label_of(address)` may give a structure's own name for an address (see
 // Sync::label); it wins over the expression.
 template <class LabelOf>
@@ -150,32 +188,47 @@ inline void name_variables(std::vector<Step>& steps, LabelOf&& label_of) {
     }
     return line >= 1 && line <= it->second.size() ? it->second[line - 1] : "";
   };
-  static const char* ops[] = {".load(", ".store(", ".exchange(", ".compare_exchange_weak(",
-                              ".compare_exchange_strong(", ".fetch_add(", ".fetch_sub(",
-                              ".fetch_or(", ".fetch_and("};
-  auto expression = [&](const Step& s) -> std::string {
-    const std::string src = source_line(s.file, s.line);
-    for (const char* op : ops) {
-      auto pos = src.find(op);
-      if (pos == std::string::npos) continue;
-      // Walk back over the operand: identifiers, '.', '->', '*', and balanced () [].
-      int depth = 0;
-      std::size_t b = pos;
-      while (b > 0) {
-        char c = src[b - 1];
-        if (c == ')' || c == ']') ++depth;
-        else if (c == '(' || c == '[') { if (depth == 0) break; --depth; }
-        else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
-                                 c == '*' || c == '>' || c == '-' || c == ':'))
-          break;
-        --b;
-      }
-      std::string e = src.substr(b, pos - b);
-      while (e.size() > 2 && e.front() == '(' && e.back() == ')') e = e.substr(1, e.size() - 2);
-      if (!e.empty() && e != "this") return e;
+  static const std::vector<const char*> loads = {".load("}, stores = {".store("},
+                                        cas = {".compare_exchange_weak(", ".compare_exchange_strong("},
+                                        rmw = {".exchange(", ".fetch_add(", ".fetch_sub(", ".fetch_or(",
+                                               ".fetch_and(", ".fetch_xor("};
+  auto ops_of = [&](const Step& s) -> const std::vector<const char*>& {
+    static const std::vector<const char*> none;
+    switch (s.kind) {
+      case Step::Kind::load: return loads;
+      case Step::Kind::store: return stores;
+      case Step::Kind::cas_ok:
+      case Step::Kind::cas_fail: return cas;
+      case Step::Kind::rmw: return rmw;
+      default: return none;
     }
-    return "";
   };
+  // The distinct operands of the step's operation on its source line.
+  auto operands = [&](const Step& s) {
+    std::vector<std::string> found;
+    const std::string src = source_line(s.file, s.line);
+    for (const char* op : ops_of(s)) {
+      for (auto pos = src.find(op); pos != std::string::npos; pos = src.find(op, pos + 1)) {
+        // Walk back over the operand: identifiers, '.', '->', '*', and balanced () [].
+        int depth = 0;
+        std::size_t b = pos;
+        while (b > 0) {
+          char c = src[b - 1];
+          if (c == ')' || c == ']') ++depth;
+          else if (c == '(' || c == '[') { if (depth == 0) break; --depth; }
+          else if (depth == 0 && !(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+                                   c == '*' || c == '>' || c == '-' || c == ':'))
+            break;
+          --b;
+        }
+        std::string e = src.substr(b, pos - b);
+        while (e.size() > 2 && e.front() == '(' && e.back() == ')') e = e.substr(1, e.size() - 2);
+        if (!e.empty() && e != "this" && std::find(found.begin(), found.end(), e) == found.end()) found.push_back(e);
+      }
+    }
+    return found;
+  };
+  std::map<std::string, std::vector<std::string>> candidates;  // address -> operands seen, while unnamed
   std::map<std::string, std::string> expr_of;                 // address -> expression
   std::map<std::string, std::vector<std::string>> addrs_of;   // expression -> addresses
   std::vector<std::string> order_seen;  // addresses in order of first appearance
@@ -186,10 +239,20 @@ inline void name_variables(std::vector<Step>& steps, LabelOf&& label_of) {
       if (const char* l = label_of(s.address)) expr_of[s.address] = l;
     }
     std::string& e = expr_of[s.address];
-    if (e.empty()) e = expression(s);  // the first line that names it wins
+    if (!e.empty()) continue;
+    const std::vector<std::string> found = operands(s);
+    if (found.size() == 1) {
+      e = found[0];  // the first line that names it alone wins
+      continue;
+    }
+    auto& maybe = candidates[s.address];
+    for (auto& f : found)
+      if (std::find(maybe.begin(), maybe.end(), f) == maybe.end()) maybe.push_back(f);
   }
   for (auto& a : order_seen) {
     std::string& e = expr_of[a];
+    if (e.empty())
+      for (auto& c : candidates[a]) e += (e.empty() ? "" : "|") + c;
     if (e.empty()) e = a.rfind("0x", 0) == 0 ? a : "0x" + a;
     addrs_of[e].push_back(a);
   }

@@ -11,7 +11,14 @@
 // Budget: one execution counts as 100 operations of the stress budget (--ops N
 // runs N/100 executions, at least 1), or the --duration. Either way at least one
 // execution runs (as run_rounds runs at least one round): a budget too small for
-// any work would otherwise be a pass that checked nothing.
+// any work would otherwise be a pass that checked nothing. An interrupted command
+// (harness/cli/interrupt.hpp) ends the run after the execution in progress.
+//
+// What a failure shows: each thread's execution is one entry of its ring of recent
+// operations ("execution N", timed), so the failure table and trace show each
+// thread's last executions; every execution counts as the run's work when it starts
+// (StressRun::count_work), so a process that dies in one still records it; the
+// record names the scenario's threads and the unit "executions" (StressEntry).
 #pragma once
 
 #include <algorithm>
@@ -22,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "harness/cli/interrupt.hpp"
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/registration.hpp"
@@ -48,6 +56,8 @@ void run_litmus(StressRun& run) {
   // finished: threads done with the current execution. Release by each thread
   // after its last access to the scenario; acquire by the driver before after().
   std::atomic<unsigned> finished{0};
+  run.track_threads(n);
+  run.set_ops_done(0, "executions");
   std::vector<std::thread> team;
   for (unsigned t = 0; t < n; ++t) {
     team.emplace_back([&, t] {
@@ -57,14 +67,19 @@ void run_litmus(StressRun& run) {
         while ((e = start.load(std::memory_order_acquire)) == seen) std::this_thread::yield();
         if (e == UINT64_MAX) return;
         seen = e;
+        run.begin_op(t);
+        run.describe(t, "execution", e, RecordedOp::kNoResult);
         scenario->thread(t);
+        run.end_op(t);
         finished.fetch_add(1, std::memory_order_release);
       }
     });
   }
   std::uint64_t done = 0;
-  while (done < executions && (done == 0 || std::chrono::steady_clock::now() < deadline) && !run.failed()) {
+  while (done < executions && (done == 0 || std::chrono::steady_clock::now() < deadline) && !run.failed() &&
+         !(done > 0 && cli::interrupted())) {
     scenario = std::make_unique<Scenario>();
+    run.count_work(1);
     scenario->before();
     finished.store(0, std::memory_order_relaxed);  // no thread runs: ordered by start's release
     start.store(done + 1, std::memory_order_release);
@@ -72,9 +87,11 @@ void run_litmus(StressRun& run) {
     scenario->after();
     ++done;
     run.heartbeat();
+    run.show_progress(done, o.ops ? executions : 0);
   }
   start.store(UINT64_MAX, std::memory_order_release);
   for (auto& t : team) t.join();
+  run.end_progress();
   scenario.reset();
   run.set_ops_done(done, "executions");
 }
@@ -92,7 +109,8 @@ struct LitmusRegistrar {
              return with_fault<E>(fault, [&](auto f) {
                run_litmus<Scenario<StdSync, decltype(f)::value>>(run);
              });
-           }});
+           },
+           Correct::threads, "executions"});
     }
   }
 };

@@ -24,6 +24,7 @@
 
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
+#include "harness/cli/interrupt.hpp"
 #include "harness/report/failure_views.hpp"
 #include "harness/report/replay_file.hpp"
 #include "harness/report/report.hpp"
@@ -65,7 +66,9 @@ options:
                     it has unsharded (a --duration share is the whole run's
                     --duration over all its workloads); N shards together run
                     every workload once (the default: GTEST_SHARD_INDEX of
-                    GTEST_TOTAL_SHARDS, if set)
+                    GTEST_TOTAL_SHARDS, if set); each record says "shard" (I/N),
+                    "of_runs" (the selection's size) and "plan", and lfcheck
+                    merge requires every workload of the plan
   --quiet           no progress line
   --workload W      only workload W (a trailing * matches any ending: 'lin.*');
                     the lin.* workloads run only when selected so (./lfcheck lin)
@@ -78,9 +81,13 @@ options:
   --help            this text
   (--sanitizer is handled by ./lfcheck, which picks the binary)
 
+SIGINT (Ctrl-C) or SIGTERM stops the command at the next operation: the workloads
+that finished are reported as usual, the one running and the ones after it are
+"interrupted" (verdict error) in the summary, JSON and JUnit.
+
 exit status: 0 all runs passed, 1 a check failed (a bug was found), 2 usage error
-or a run that did no work (0 operations: it checked nothing), or a shard with
-no workload
+or a run that did no work (0 operations: it checked nothing), an interrupted one,
+or a shard with no workload
 )";
 
 struct Options {
@@ -90,6 +97,8 @@ struct Options {
   std::string workload;  // only this workload ("lin.*": every workload named lin.something)
   StressOptions run;
   cli::Shard shard;  // --shard I/N: workloads I, I+N, ... of the selection
+  std::size_t of_runs = 0;  // a shard: the workloads of the whole selection
+  std::string plan;         // a shard: the whole run's command line (command_line)
   bool list = false, list_faults = false, seed_given = false, first_failure = false;
 };
 
@@ -110,16 +119,14 @@ bool workload_matches(const std::string& pattern, const StressEntry& entry) {
   return entry.workload == pattern;
 }
 
-std::string replay_line(const Options& o, const std::string& structure) {
-  std::string line = "./lfcheck stress " + structure + " --threads " + std::to_string(o.run.threads);
+// "stress STRUCTURE --threads ... --seed ...": the options that decide what a run
+// of STRUCTURE does, with `duration` as its --duration (unless it has --ops).
+std::string command_line(const Options& o, const std::string& structure, double duration) {
+  std::string line = "stress " + structure + " --threads " + std::to_string(o.run.threads);
   if (o.run.ops) line += " --ops " + std::to_string(o.run.ops);
   else {
-    // Each workload's nominal share; the replay runs this structure's workloads
-    // only, so it asks for their shares' sum.
-    std::size_t workloads = 0;
-    for (auto& e : stress_registry()) workloads += e.structure == structure && workload_matches(o.workload, e);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", o.nominal_share * static_cast<double>(workloads));
+    std::snprintf(buf, sizeof buf, "%g", duration);
     line += std::string(" --duration ") + buf;
   }
   line += " --seed " + std::to_string(o.run.seed);
@@ -133,20 +140,51 @@ std::string replay_line(const Options& o, const std::string& structure) {
   return line;
 }
 
-// A run's record: failed if `failure` is set; a run that did no work (0 operations
-// or executions) checked nothing, so it is an error, never a pass.
+// The driver's arguments that re-run this seed: "stress NAME --threads ...".
+std::string replay_args(const Options& o, const std::string& structure) {
+  // Each workload's nominal share; the replay runs this structure's workloads
+  // only, so it asks for their shares' sum.
+  std::size_t workloads = 0;
+  for (auto& e : stress_registry()) workloads += e.structure == structure && workload_matches(o.workload, e);
+  return command_line(o, structure, o.nominal_share * static_cast<double>(workloads));
+}
+
+// The replay line as printed: this build's driver and build tree, so it works as
+// printed from any directory (harness/report/replay_file.hpp).
+std::string replay_line(const Options& o, const std::string& structure) {
+  const std::string build = driver_build();
+  return driver_command() + (build.empty() ? "" : " --build " + shell_word(build)) + " " + replay_args(o, structure);
+}
+
+// "replay file: DRIVER replay FILE", as printed after a failure.
+std::string replay_file_line(const std::string& file) {
+  return "replay file: " + driver_command() + " replay " + shell_word(file);
+}
+
+// A run's record: failed if `failure` is set; a run the interrupt stopped (or never
+// started) did not do its work, and a run that did no work (0 operations or
+// executions) checked nothing: both are errors, never a pass. `threads` are the
+// threads the workload starts (a litmus workload: its scenario's), `ops` its work
+// in `unit`.
 RunRecord record(const Options& o, const StressEntry& e, std::uint64_t ops, double seconds,
-                 const std::string& failure) {
-  const Verdict verdict = !failure.empty() ? Verdict::fail : ops == 0 ? Verdict::error : Verdict::pass;
+                 const std::string& failure, const std::string& unit, bool interrupted = false) {
+  const Verdict verdict = !failure.empty() ? Verdict::fail : interrupted || ops == 0 ? Verdict::error : Verdict::pass;
   RunRecord r;
-  r.str("structure", e.structure).str("workload", e.workload).num("threads", o.run.threads);
+  r.str("structure", e.structure).str("workload", e.workload).num("threads", e.threads ? e.threads : o.run.threads);
   r.num("seed", o.run.seed).num("ops", ops).real("seconds", seconds);
   r.set_verdict(verdict).str("sanitizer", kSanitizerName);
+  if (unit != "ops") r.str("unit", unit);
   if (!o.fault.empty()) r.str("fault", o.fault);
+  // A shard's record: its shard, the size and the command of the whole plan (lfcheck
+  // merge requires every workload of it).
+  if (o.shard.sharded()) r.str("shard", o.shard.text()).num("of_runs", o.of_runs).str("plan", o.plan);
   if (verdict == Verdict::fail) {
     r.failure = failure;
     r.str("failure", failure);
     r.str("replay", replay_line(o, e.structure));
+  } else if (interrupted) {
+    r.failure = cli::kInterruptedWords;
+    r.str("failure", r.failure).str("stopped", "interrupt");
   } else if (verdict == Verdict::error) {
     r.failure = "NO WORK: the workload ran 0 operations, so it checked nothing";
     r.str("failure", r.failure);
@@ -167,7 +205,7 @@ std::string write_artifacts(const Options& o, const StressEntry& e, const std::s
   ReplayFile replay;
   replay.set("layer", "stress").set("structure", e.structure).set("workload", e.workload);
   replay.set("fault", o.fault).set("failure", failure).set("seed", std::to_string(o.run.seed));
-  replay.set("command", replay_line(o, e.structure));
+  replay.set("command", replay_line(o, e.structure)).set("args", replay_args(o, e.structure));
   replay.write(stem + ".replay");
   if (history) write_history_views(stem, *history, e.structure + "/" + e.workload + " seed " + std::to_string(o.run.seed) + ": " + failure);
   return stem + ".replay";
@@ -183,8 +221,11 @@ void write_history_views(const std::string& stem, const std::vector<std::vector<
     for (std::size_t t = 0; t < history->size(); ++t) {
       for (const RecordedOp& op : (*history)[t]) {
         char text[96];
-        std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", op.name,
-                      static_cast<unsigned long long>(op.argument), static_cast<long long>(op.result));
+        if (op.result == RecordedOp::kNoResult)
+          std::snprintf(text, sizeof text, "%s %llu", op.name, static_cast<unsigned long long>(op.argument));
+        else
+          std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", op.name,
+                        static_cast<unsigned long long>(op.argument), static_cast<long long>(op.result));
         Step row;
         row.thread = static_cast<int>(t);
         row.text = text;
@@ -229,7 +270,9 @@ void write_history_views(const std::string& stem, const std::vector<std::vector<
 // lock; two racing reports would deadlock on an allocation).
 struct DeathPlan {
   std::string message;  // to stderr
-  std::string json_path, json_before_seconds, json_after_seconds;
+  // The JSON around its two numbers known only at death: the run's work so far
+  // (StressRun::work_so_far) and its seconds.
+  std::string json_path, json_before_ops, json_before_seconds, json_after_seconds;
   std::string junit_path, junit_text;
   std::string replay_path, replay_text;
   std::string rings_path;  // the rings, as text, for the supervisor to render
@@ -248,14 +291,24 @@ LFCHECK_NOT_SANITIZED void write_all(int fd, const std::string& text) {
   }
 }
 
-LFCHECK_NOT_SANITIZED void write_file(const std::string& path, const std::string& a, const char* b = "", const std::string& c = "") {
+LFCHECK_NOT_SANITIZED void write_file(const std::string& path, const std::string& a, const char* b = "",
+                                      const std::string& c = "", const char* d = "", const std::string& e = "") {
   if (path.empty()) return;
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return;
   write_all(fd, a);
   ::write(fd, b, std::strlen(b));
   write_all(fd, c);
+  ::write(fd, d, std::strlen(d));
+  write_all(fd, e);
   ::close(fd);
+}
+
+// v in decimal, written backwards from `end` (no allocation: the death path); returns the first digit.
+LFCHECK_NOT_SANITIZED char* decimal(unsigned long long v, char* end) {
+  *--end = 0;
+  do { *--end = static_cast<char>('0' + v % 10); v /= 10; } while (v > 0);
+  return end;
 }
 
 void prepare_death_plan(const Options& o, const StressEntry& e, const std::vector<RunRecord>& finished) {
@@ -263,17 +316,20 @@ void prepare_death_plan(const Options& o, const StressEntry& e, const std::vecto
   const std::string failure = kSanitizerReportKind;
   const std::string replay = replay_line(o, e.structure);
   auto runs = finished;
-  RunRecord dying = record(o, e, 0, 0, failure);
-  for (auto& [k, v] : dying.fields)
+  RunRecord dying = record(o, e, 0, 0, failure, e.unit);
+  for (auto& [k, v] : dying.fields) {
     if (k == "seconds") v = "@SECONDS@";
+    if (k == "ops") v = "@OPS@";
+  }
   runs.push_back(dying);
   death.json_path = o.json;
   if (!o.json.empty()) {
     std::string text = "{\"runs\":[";
     for (std::size_t i = 0; i < runs.size(); ++i) text += (i ? ",\n" : "\n") + runs[i].json();
     text += "\n]}\n";
-    const auto at = text.find("@SECONDS@");
-    death.json_before_seconds = text.substr(0, at);
+    const auto ops = text.find("@OPS@"), at = text.find("@SECONDS@");  // "ops" comes before "seconds"
+    death.json_before_ops = text.substr(0, ops);
+    death.json_before_seconds = text.substr(ops + 5, at - ops - 5);
     death.json_after_seconds = text.substr(at + 9);
   }
   death.junit_path = o.junit;
@@ -296,7 +352,7 @@ void prepare_death_plan(const Options& o, const StressEntry& e, const std::vecto
     ReplayFile file;
     file.set("layer", "stress").set("structure", e.structure).set("workload", e.workload);
     file.set("fault", o.fault).set("failure", failure).set("seed", std::to_string(o.run.seed));
-    file.set("command", replay);
+    file.set("command", replay).set("args", replay_args(o, e.structure));
     const std::string tmp = death.replay_path + ".tmp";
     file.write(tmp);
     std::ifstream in(tmp);
@@ -308,7 +364,7 @@ void prepare_death_plan(const Options& o, const StressEntry& e, const std::vecto
   }
   death.message = "\nlfcheck stress: " + e.structure + "/" + e.workload + " FAILED (" + failure +
                   ", see the report above)\nreplay: " + replay + "\n" +
-                  (death.replay_path.empty() ? "" : "replay file: ./lfcheck replay " + death.replay_path + "\n");
+                  (death.replay_path.empty() ? "" : replay_file_line(death.replay_path) + "\n");
   death.start = std::chrono::steady_clock::now();
   death.armed.store(true, std::memory_order_release);
 }
@@ -332,7 +388,10 @@ LFCHECK_NOT_SANITIZED void on_death() {
   for (int digit = 0; digit < 3; ++digit, v /= 10) *--p = static_cast<char>('0' + v % 10);
   *--p = '.';
   do { *--p = static_cast<char>('0' + v % 10); v /= 10; } while (v > 0);
-  if (!death.json_path.empty()) write_file(death.json_path, death.json_before_seconds, p, death.json_after_seconds);
+  char work[24];
+  const char* ops = decimal(current_run ? current_run->work_so_far() : 0, work + sizeof work);
+  if (!death.json_path.empty())
+    write_file(death.json_path, death.json_before_ops, ops, death.json_before_seconds, p, death.json_after_seconds);
   if (!death.junit_path.empty()) write_file(death.junit_path, death.junit_text);
   if (!death.replay_path.empty()) write_file(death.replay_path, death.replay_text);
   if (current_run && !death.rings_path.empty()) {
@@ -349,11 +408,23 @@ LFCHECK_NOT_SANITIZED void on_death() {
 // trace from the rings the death callback dumped.
 void after_sanitizer_death(const std::string& captured, int) {
   const std::string report = short_sanitizer_report(captured);
-  const std::string marker = "replay file: ./lfcheck replay ";
-  const auto at = captured.rfind(marker);
+  // The runner's death message ends with replay_file_line(path): the path is what
+  // follows its " replay ", unquoted.
+  const auto at = captured.rfind("replay file: ");
   if (report.empty() || at == std::string::npos) return;
   const auto end = captured.find('\n', at);
-  const std::string replay_path = captured.substr(at + marker.size(), end == std::string::npos ? std::string::npos : end - at - marker.size());
+  const std::string line = captured.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  const auto word = line.rfind(" replay ");
+  if (word == std::string::npos) return;
+  std::string replay_path = line.substr(word + 8);
+  if (replay_path.size() >= 2 && replay_path.front() == '\'' && replay_path.back() == '\'') {
+    std::string plain;
+    for (std::size_t i = 1; i + 1 < replay_path.size(); ++i) {
+      if (replay_path.compare(i, 4, "'\\''") == 0) plain += '\'', i += 3;
+      else plain += replay_path[i];
+    }
+    replay_path = plain;
+  }
   if (replay_path.size() < 8 || replay_path.compare(replay_path.size() - 7, 7, ".replay") != 0) return;
   const std::string stem = replay_path.substr(0, replay_path.size() - 7);
   std::ofstream(stem + ".report.txt") << report << "\n(cut from the sanitizer's report of " << captured.size()
@@ -439,12 +510,12 @@ std::mutex hang_context_mutex;  // guards hang_context
     auto runs = *c.finished;
     // The time the run really took, not the window.
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
-    runs.push_back(record(*c.o, *c.e, c.run->heartbeats(), seconds, what));
+    runs.push_back(record(*c.o, *c.e, c.run->work_so_far(), seconds, what, c.e->unit));
     if (!c.o->json.empty()) write_runs_json(c.o->json, runs);
     if (!c.o->junit.empty()) write_junit(c.o->junit, "lfcheck.stress", runs, {"workload"});
     const std::string file = write_artifacts(*c.o, *c.e, what, nullptr);
     std::fprintf(stderr, "replay: %s\n", replay_line(*c.o, c.e->structure).c_str());
-    if (!file.empty()) std::fprintf(stderr, "replay file: ./lfcheck replay %s\n", file.c_str());
+    if (!file.empty()) std::fprintf(stderr, "%s\n", replay_file_line(file).c_str());
   }
   std::fflush(nullptr);
   _exit(cli::kCheckFailed);
@@ -503,8 +574,10 @@ class HangWatchdog {
 
 // A failed Sync::check inside a structure or workload: the run's failure, with
 // its replay line, instead of an abort the sanitizer builds would not record.
+// It belongs to the innermost run in progress (a lin scenario's own litmus run inside
+// lin.scenarios): that scenario fails with it, and is reported with it.
 void on_check_failed(const char* what) {
-  if (current_run) current_run->fail(std::string("ASSERT: ") + what);
+  if (current_run) current_run->innermost().fail(std::string("ASSERT: ") + what);
 }
 
 int main_impl(int argc, char** argv) {
@@ -615,11 +688,15 @@ int main_impl(int argc, char** argv) {
   if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
   // The seed first, before anything can go wrong.
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.run.seed));
-  if (o.shard.sharded())
+  if (o.shard.sharded()) {
     std::printf("shard %s: %zu of the %zu workloads\n", o.shard.text().c_str(), selected.size(), unsharded);
+    o.of_runs = unsharded;
+    o.plan = command_line(o, o.structure.empty() ? "(all)" : o.structure, o.run.duration);
+  }
   std::fflush(stdout);
 
   std::vector<RunRecord> runs;
+  cli::catch_interrupts();  // in the runner (under a supervisor, the supervisor forwards the signals)
   install_death_callback(&on_death);
   // Any fatal signal the sanitizers leave to us (abort from std::terminate, or a
   // crash in the plain build) is recorded too.
@@ -644,6 +721,11 @@ int main_impl(int argc, char** argv) {
 
   bool all_passed = true;
   for (auto* e : selected) {
+    if (cli::interrupted()) {  // not started: the command was interrupted
+      runs.push_back(record(o, *e, 0, 0, "", e->unit, true));
+      std::printf("%s/%s: INTERRUPTED before it started\n", e->structure.c_str(), e->workload.c_str());
+      continue;
+    }
     if (total_duration > 0) {
       // At least 10 ms: a workload that runs gets to do some work (run_rounds runs a round anyway).
       const double left = std::chrono::duration<double>(run_deadline - std::chrono::steady_clock::now()).count();
@@ -663,16 +745,13 @@ int main_impl(int argc, char** argv) {
     if (leaks_reported_now()) run.fail("LeakSanitizer: memory leak (see the report above)");
     death.armed.store(false, std::memory_order_release);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure());
-    if (std::strcmp(run.unit(), "ops") != 0) r.str("unit", run.unit());
+    RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure(), run.unit(), cli::interrupted());
     for (auto& [key, value] : run.notes()) r.num(key, value);
-    std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s, %s)\n", e->structure.c_str(),
-                e->workload.c_str(), r.passed() ? "pass" : r.verdict == Verdict::fail ? "FAIL" : "ERROR",
+    std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s threads, %s)\n", e->structure.c_str(),
+                e->workload.c_str(),
+                r.passed() ? "pass" : r.verdict == Verdict::fail ? "FAIL" : cli::interrupted() ? "INTERRUPTED" : "ERROR",
                 static_cast<unsigned long long>(run.ops_done()), run.unit(), seconds,
-                seconds > 0 ? run.ops_done() / seconds : 0.0, run.unit(),
-                std::strcmp(run.unit(), "ops") == 0 ? (std::to_string(o.run.threads) + " threads").c_str()
-                                                    : "the scenario's threads",
-                kSanitizerName);
+                seconds > 0 ? run.ops_done() / seconds : 0.0, run.unit(), r.get("threads").c_str(), kSanitizerName);
     if (r.verdict == Verdict::error) {
       all_passed = false;
       std::printf("  error: %s\n", r.failure.c_str());
@@ -682,19 +761,24 @@ int main_impl(int argc, char** argv) {
       const auto history = run.recent_history();
       const std::string file = write_artifacts(o, *e, r.failure, &history);
       std::printf("  replay: %s\n", r.get("replay").c_str());
-      if (!file.empty()) std::printf("  replay file: ./lfcheck replay %s\n", file.c_str());
+      if (!file.empty()) std::printf("  %s\n", replay_file_line(file).c_str());
     }
     runs.push_back(std::move(r));
     std::fflush(stdout);
-    if (!all_passed && o.first_failure) break;
+    if (!all_passed && o.first_failure && !cli::interrupted()) break;
   }
-  std::size_t failed = 0, errors = 0;
+  std::size_t failed = 0, errors = 0, interrupted = 0;
   for (auto& r : runs) {
     failed += r.verdict == Verdict::fail;
-    errors += r.verdict == Verdict::error;
+    interrupted += r.get("stopped") == "interrupt";
+    errors += r.verdict == Verdict::error && r.get("stopped") != "interrupt";
   }
-  std::printf("stress: %zu runs, %zu passed, %zu failed%s\n", runs.size(), runs.size() - failed - errors,
-              failed, errors ? (", " + std::to_string(errors) + " did no work (error)").c_str() : "");
+  std::printf("stress: %zu runs, %zu passed, %zu failed%s%s\n", runs.size(), runs.size() - failed - errors - interrupted,
+              failed, errors ? (", " + std::to_string(errors) + " did no work (error)").c_str() : "",
+              interrupted ? (", " + std::to_string(interrupted) + " interrupted (error)").c_str() : "");
+  if (interrupted)
+    std::fprintf(stderr, "lfcheck stress: interrupted (signal %d): %zu of %zu runs did not finish\n",
+                 cli::interrupting_signal(), interrupted, runs.size());
   if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.stress", runs, {"workload"})) return cli::kUsage;
   return exit_status(runs);

@@ -52,6 +52,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "harness/cli/interrupt.hpp"
 #include "harness/cli/progress.hpp"
 
 // Code that runs inside a sanitizer's report while the process dies (the ring
@@ -92,6 +93,9 @@ inline std::uint64_t mix_seed(std::uint64_t x) {
 }
 
 struct RecordedOp {
+  // An operation that returns nothing to show (a litmus thread's execution): its
+  // row reads "name argument" (decimal), not "name(argument) -> result".
+  static constexpr std::int64_t kNoResult = INT64_MIN;
   double begin_us = 0, end_us = 0;  // since the run started
   const char* name = nullptr;       // nullptr: slot unused
   std::uint64_t argument = 0;
@@ -104,7 +108,7 @@ class StressRun {
 
   // Names the operation the calling thread is performing (call from inside op).
   void describe(unsigned thread, const char* name, std::uint64_t argument = 0, std::int64_t result = 0) {
-    RecordedOp& r = rings_[thread].slots[rings_[thread].next % kRingSize];
+    RecordedOp& r = rings_[thread].slots[rings_[thread].recorded() % kRingSize];
     r.name = name;
     r.argument = argument;
     r.result = result;
@@ -114,8 +118,9 @@ class StressRun {
     std::vector<std::vector<RecordedOp>> out;
     for (auto& ring : rings_) {
       std::vector<RecordedOp> ops;
-      const std::uint64_t n = ring.next < kRingSize ? ring.next : kRingSize;
-      for (std::uint64_t i = ring.next - n; i < ring.next; ++i)
+      const std::uint64_t next = ring.recorded();
+      const std::uint64_t n = next < kRingSize ? next : kRingSize;
+      for (std::uint64_t i = next - n; i < next; ++i)
         if (ring.slots[i % kRingSize].name) ops.push_back(ring.slots[i % kRingSize]);
       out.push_back(std::move(ops));
     }
@@ -134,8 +139,10 @@ class StressRun {
     static char buf[1 << 15];
     static char digits[24];
     std::size_t len = 0;
-    const Ring* rings = ring_base_;
-    const std::size_t count = ring_count_;
+    // acquire: pairs with track_threads' release stores (the rings are built)
+    const std::size_t count = ring_count_.load(std::memory_order_acquire);
+    const Ring* rings = ring_base_.load(std::memory_order_acquire);
+    if (!rings) return;
     const char* header = "threads ";
     while (*header) buf[len++] = *header++;
     {  // count, in decimal
@@ -146,7 +153,8 @@ class StressRun {
     }
     buf[len++] = '\n';
     for (std::size_t t = 0; t < count; ++t) {
-      const std::uint64_t next = rings[t].next;  // slot next % kRingSize: the running operation
+      // relaxed, and a load libstdc++ always inlines (no call here, see above)
+      const std::uint64_t next = rings[t].next.load(std::memory_order_relaxed);  // slot next % kRingSize: the running operation
       for (std::uint64_t i = next >= kRingSize ? next - kRingSize + 1 : 0; i <= next; ++i) {
         const RecordedOp& r = rings[t].slots[i % kRingSize];
         if (i == next && !(r.begin_us > 0)) break;  // not started
@@ -194,6 +202,43 @@ class StressRun {
 
   explicit StressRun(const StressOptions& options, std::string label)
       : options_(options), progress_(std::move(label), options.progress, "ops") {}
+  ~StressRun() {
+    // release: pairs with innermost()'s acquire (no check of this run can come after)
+    if (parent_) parent_->child_.store(nullptr, std::memory_order_release);
+  }
+  StressRun(const StressRun&) = delete;
+  StressRun& operator=(const StressRun&) = delete;
+
+  // The threads a workload drives itself (run_litmus; run_rounds calls it): n rings
+  // of recent operations, timed from now. Before the threads start.
+  void track_threads(unsigned n) {
+    // A reader on another thread (dump_rings, work_so_far: a hang watchdog a workload
+    // started before its rounds) sees no rings, or these whole: count 0 first, then
+    // the storage, then its size. release: pairs with their acquire loads.
+    ring_count_.store(0, std::memory_order_release);
+    ring_base_.store(nullptr, std::memory_order_release);
+    rings_ = std::vector<Ring>(n);
+    ring_base_.store(rings_.data(), std::memory_order_release);
+    ring_count_.store(rings_.size(), std::memory_order_release);
+    start_ = std::chrono::steady_clock::now();
+  }
+  // One operation of `thread` in its ring: begin_op before it (a describe() inside
+  // names it), end_op after it. Called by that thread only.
+  void begin_op(unsigned thread) {
+    RecordedOp& slot = rings_[thread].slots[rings_[thread].recorded() % kRingSize];
+    slot.name = nullptr;
+    slot.begin_us = us_since_start();
+  }
+  void end_op(unsigned thread) {
+    Ring& ring = rings_[thread];
+    const std::uint64_t next = ring.recorded();
+    ring.slots[next % kRingSize].end_us = us_since_start();
+    // relaxed: only this thread writes it; readers on other threads want a count
+    ring.next.store(next + 1, std::memory_order_relaxed);
+  }
+  double us_since_start() const {
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
+  }
 
   const StressOptions& options() const { return options_; }
 
@@ -221,14 +266,57 @@ class StressRun {
   // run): its heartbeats are the outer run's too, so the outer run's watchdog sees
   // every execution, not one beat per scenario (1,000 executions took over its
   // 5 s window on a loaded machine: a false HANG). Set before the run starts.
-  void beat_for(StressRun* parent) { parent_ = parent; }
+  // It is also the run a check failure goes to while it runs (innermost()).
+  void beat_for(StressRun* parent) {
+    parent_ = parent;
+    // release: pairs with innermost()'s acquire (before this run's threads start)
+    parent->child_.store(this, std::memory_order_release);
+  }
   std::uint64_t heartbeats() const { return heartbeat_.load(std::memory_order_relaxed); }
   // Workloads that count other units (litmus executions) report them here.
   void set_ops_done(std::uint64_t n, const char* unit) {
     ops_done_ = n;
     unit_ = unit;
+    progress_.set_unit(unit);
   }
   const char* unit() const { return unit_; }
+  // A workload that counts its own units (litmus executions) counts each as it
+  // starts, so a process that dies in the run still records the work it did
+  // (work_so_far); a nested run's count is its outer run's too.
+  // Relaxed: a counter, read only by work_so_far.
+  void count_work(std::uint64_t n) {
+    counts_own_work_.store(true, std::memory_order_relaxed);  // relaxed: a flag read with the counter
+    units_.fetch_add(n, std::memory_order_relaxed);
+    if (parent_) parent_->count_work(n);
+  }
+  // The work done so far, from any thread or a dying process (async-signal-safe, not
+  // instrumented: the other threads may still be writing): the units counted, or
+  // run_rounds' operations done (each thread's ring count, an atomic of its own: a
+  // count that may lag by the operations finishing right now, never a torn one).
+  LFCHECK_NOT_SANITIZED std::uint64_t work_so_far() const {
+    // relaxed: a flag and a counter, read to report them
+    if (counts_own_work_.load(std::memory_order_relaxed)) return units_.load(std::memory_order_relaxed);
+    std::uint64_t ops = 0;
+    // acquire: pairs with track_threads' release stores
+    const std::size_t count = ring_count_.load(std::memory_order_acquire);
+    const Ring* rings = ring_base_.load(std::memory_order_acquire);
+    if (!rings) return 0;
+    for (std::size_t t = 0; t < count; ++t) ops += rings[t].recorded();
+    return ops;
+  }
+  // Progress of a workload that drives its threads itself (total 0: unknown).
+  void show_progress(std::uint64_t done, std::uint64_t total) { progress_.update(done, total); }
+  void end_progress() { progress_.finish(); }
+
+  // A failure of the code under test (a Sync::check) belongs to the innermost run in
+  // progress: a nested run (lin.scenarios runs each scenario as its own litmus run)
+  // takes it, so that scenario fails with it and is reported with it.
+  StressRun& innermost() {
+    StressRun* run = this;
+    // acquire: pairs with beat_for's release (and the destructor's)
+    while (StressRun* child = run->child_.load(std::memory_order_acquire)) run = child;
+    return *run;
+  }
 
   // Whether the operation `thread` is performing is its last of this round (call
   // from inside op): a workload that holds something across operations gives it
@@ -238,7 +326,7 @@ class StressRun {
   // Whether half the budget is spent (see the top). Called from inside op by
   // `thread`: it reads that thread's own operation count, or the clock.
   bool half_spent(unsigned thread) const {
-    if (options_.ops) return rings_[thread].next * options_.threads * 2 >= options_.ops;
+    if (options_.ops) return rings_[thread].recorded() * options_.threads * 2 >= options_.ops;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     return elapsed * 2 >= options_.duration;
   }
@@ -273,8 +361,8 @@ class StressRun {
   template <class Op, class Quiescent>
   void run_rounds(Op&& op, Quiescent&& at_quiescence, std::uint64_t round_ops = 1024) {
     const unsigned n = options_.threads;
-    const auto start = std::chrono::steady_clock::now();
-    start_ = start;  // before the threads start: their creation orders it for half_spent
+    track_threads(n);  // rings, and start_: before the threads start (their creation orders it)
+    const auto start = start_;
     bool stop = false;               // guarded by mutex_
     std::uint64_t generation = 0;    // guarded by mutex_
     unsigned waiting = 0;            // guarded by mutex_
@@ -283,26 +371,19 @@ class StressRun {
     // --duration: microseconds after `start` at which every thread ends its round.
     const double deadline_us = options_.ops ? HUGE_VAL : options_.duration * 1e6;
 
-    rings_.assign(n, Ring{});
-    ring_base_ = rings_.data();  // for dump_rings, which may call nothing
-    ring_count_ = rings_.size();
-    auto us_since_start = [start] {
-      return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-    };
     auto worker = [&](unsigned thread) {
       auto rng = thread_rng(thread);
       std::uint64_t my_generation = 0;
       Ring& ring = rings_[thread];
       for (;;) {
         for (std::uint64_t done = 0;;) {
-          RecordedOp& slot = ring.slots[ring.next % kRingSize];
-          slot.name = nullptr;
-          slot.begin_us = us_since_start();
-          // The round's last operation: its share is done, or time is up.
-          ring.last = done + 1 >= round_ops || slot.begin_us >= deadline_us;
+          begin_op(thread);
+          // The round's last operation: its share is done, time is up, or the
+          // command was interrupted (SIGINT, SIGTERM: harness/cli/interrupt.hpp).
+          ring.last = done + 1 >= round_ops || ring.slots[ring.recorded() % kRingSize].begin_us >= deadline_us ||
+                      cli::interrupted();
           op(thread, rng);
-          slot.end_us = us_since_start();
-          ++ring.next;
+          end_op(thread);
           ++done;
           if (ring.last) {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -324,7 +405,7 @@ class StressRun {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           const bool budget_spent = options_.ops ? ops_done_ >= options_.ops
                                                  : elapsed >= options_.duration;
-          stop = budget_spent || !failure_.empty();
+          stop = budget_spent || !failure_.empty() || cli::interrupted();
           progress_.update(ops_done_, options_.ops);
           ++generation;
           round_done.notify_all();
@@ -344,18 +425,26 @@ class StressRun {
  private:
   struct alignas(64) Ring {
     RecordedOp slots[kRingSize];
-    std::uint64_t next = 0;  // operations recorded so far
+    // Operations recorded so far: written by the ring's thread only (end_op), read by
+    // any thread (a hang report's count, the ring dump).
+    std::atomic<std::uint64_t> next{0};
+    // relaxed: a count; the slots it indexes are read torn-tolerant (see dump_rings)
+    std::uint64_t recorded() const { return next.load(std::memory_order_relaxed); }
     bool last = false;       // the operation running is the thread's last of the round
   };
   std::vector<Ring> rings_;
-  const Ring* ring_base_ = nullptr;  // rings_'s storage and size, read by dump_rings
-  std::size_t ring_count_ = 0;
+  // rings_'s storage and size, for readers on other threads (dump_rings, work_so_far)
+  std::atomic<const Ring*> ring_base_{nullptr};
+  std::atomic<std::size_t> ring_count_{0};
   const StressOptions& options_;
   ProgressLine progress_;
   std::mutex mutex_;
   std::string failure_;
   std::atomic<std::uint64_t> heartbeat_{0};
   StressRun* parent_ = nullptr;  // beat_for
+  std::atomic<StressRun*> child_{nullptr};  // the nested run in progress (beat_for)
+  std::atomic<std::uint64_t> units_{0};     // count_work
+  std::atomic<bool> counts_own_work_{false};  // count_work was called
   std::uint64_t ops_done_ = 0;
   const char* unit_ = "ops";
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();

@@ -22,9 +22,25 @@
 //                   with table, trace, replay and JSON — never a dead checker;
 //   crash_unmapped  a reader dereferences a page its racing owner unmapped:
 //                   CRASH: SIGSEGV;
-//   crash_abort     thread 1 calls abort() when it loses a race: CRASH: SIGABRT.
+//   crash_abort     thread 1 calls abort() when it loses a race: CRASH: SIGABRT;
+//   std_atomic      a racy counter (load, then store) on std::atomic, not the Sync
+//                   policy's atomic: Relacy sees no shared access and runs the threads
+//                   one after the other, so the lost update never shows — the run must
+//                   be "NO WORK" (error, exit 2), never pass or exhaustive;
+//   sync_atomic     the same counter on Sync::atomic: the lost update is found (exit 1);
+//   leak_aligned    a thread creates an alignas(64) object (plain data only) and never
+//                   destroys it: Relacy must report MEMORY LEAK (exit 1) — before RelacySync
+//                   gave such blocks to Relacy's allocator, `new T` took the aligned
+//                   operator new Relacy does not replace, and the leak passed unseen.
+//   labels          a failure table names what each step touched (issue 27): thread 0
+//                   stores 3 into a slot chosen by a load of `size` on the same source
+//                   line, then both threads store 3 into a plain cell without ordering
+//                   (a data race): the slot's store is named after the slot, never after
+//                   `size` (the line's other operand), and the racing store shows its 3
+//                   (Relacy records 0, its T(), for an access that races).
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 
@@ -82,6 +98,47 @@ struct Flaky : ScenarioBase {
     const bool first = !witness.flaky_failed;
     witness.flaky_failed = true;
     Sync::check(!first, "flaky: the first execution of the process fails");
+  }
+};
+
+// A counter whose increment is a load and then a store: two threads can lose one.
+template <class Atomic>
+struct RacyCounter : ScenarioBase {
+  static constexpr unsigned threads = 2;
+  Atomic count{0};
+  void thread(unsigned) {
+    const int seen = count.load(std::memory_order_relaxed);  // relaxed: the bug is the split RMW
+    count.store(seen + 1, std::memory_order_relaxed);
+  }
+};
+
+template <class Sync, ProbeFault F>
+struct StdAtomic : RacyCounter<std::atomic<int>> {
+  static constexpr const char* name = "std_atomic";
+  static constexpr const char* description = "a racy counter on std::atomic: invisible to Relacy (runner self-test)";
+  void after() { Sync::check(count.load(std::memory_order_relaxed) == 2, "racy counter: an increment was lost"); }
+};
+
+template <class Sync, ProbeFault F>
+struct SyncAtomic : RacyCounter<typename Sync::template atomic<int>> {
+  static constexpr const char* name = "sync_atomic";
+  static constexpr const char* description = "the same racy counter on Sync::atomic (runner self-test)";
+  void after() { Sync::check(this->count.load(std::memory_order_relaxed) == 2, "racy counter: an increment was lost"); }
+};
+
+template <class Sync, ProbeFault F>
+struct LeakAligned : ScenarioBase {
+  static constexpr const char* name = "leak_aligned";
+  static constexpr const char* description = "an alignas(64) object created and never destroyed (runner self-test)";
+  static constexpr unsigned threads = 1;
+  struct alignas(64) Line {
+    int v = 0;  // plain: no atomic or cell whose own bookkeeping would leak too
+  };
+  typename Sync::template atomic<int> touched{0};
+  void thread(unsigned) {
+    Line* line = Sync::template create<Line>();
+    line->v = 1;
+    touched.store(line->v, std::memory_order_relaxed);  // relaxed: one thread
   }
 };
 
@@ -205,7 +262,24 @@ struct CrashAbort : ScenarioBase {
   }
 };
 
+// A buffer store whose slot comes from a load on the same line, and a racing store.
+template <class Sync, ProbeFault F>
+struct Labels : ScenarioBase {
+  static constexpr const char* name = "labels";
+  static constexpr const char* description = "a racing store and a buffer store indexed by a load (report self-test)";
+  static constexpr unsigned threads = 2;
+  typename Sync::template atomic<int> size{0};
+  typename Sync::template atomic<int> slots[2];
+  typename Sync::template cell<int> data;
+  void thread(unsigned i) {
+    // Relaxed: only the names and values in the failure table matter here.
+    if (i == 0) slots[size.load(std::memory_order_relaxed)].store(3, std::memory_order_relaxed);
+    data.store(3);  // both threads, unordered: a data race
+  }
+};
+
 LFCHECK_MODEL(ProbeFault, Counted);
+LFCHECK_MODEL(ProbeFault, Labels);
 LFCHECK_MODEL(ProbeFault, CrashDivide);
 LFCHECK_MODEL(ProbeFault, CrashUnmapped);
 LFCHECK_MODEL(ProbeFault, CrashAbort);
@@ -213,6 +287,9 @@ LFCHECK_MODEL(ProbeFault, Flaky);
 LFCHECK_MODEL(ProbeFault, Order);
 LFCHECK_MODEL(ProbeFault, Window);
 LFCHECK_MODEL(ProbeFault, Endless);
+LFCHECK_MODEL(ProbeFault, StdAtomic);
+LFCHECK_MODEL(ProbeFault, SyncAtomic);
+LFCHECK_MODEL(ProbeFault, LeakAligned);
 
 }  // namespace probe_models
 }  // namespace lfcheck

@@ -12,7 +12,16 @@
 //               deadline), reporting the operations really done and real seconds;
 //   probe_crash every thread takes SIGSEGV at the same moment (plain build: the
 //               runner's own handler): one verdict is written whole — the JSON
-//               says "crash (signal)" — however many threads die at once.
+//               says "crash (signal)" — however many threads die at once;
+//   probe_litmus two-thread model scenarios on real threads (litmus workloads):
+//               check_fails fails its check after its third execution, crash_later
+//               takes SIGSEGV in its fifth: the record says 2 threads, the
+//               executions done and the unit, and the table shows each thread's
+//               last executions (issue 27); quiet and quiet_too pass (an
+//               interrupted command marks the one running and the one after it);
+//   probe_lin   a spec whose boom() call fails a Sync::check and returns a wrong
+//               result: the lin.scenarios failure is the check's, in what is
+//               printed and in the JSON alike (issue 27).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -20,7 +29,13 @@
 
 #include <csignal>
 
+#include <rapidcheck.h>
+
+#include "harness/lin_registry.hpp"
+#include "harness/model_registry.hpp"
+#include "harness/scenario.hpp"
 #include "harness/stress_registry.hpp"
+#include "specs/spec.hpp"
 
 namespace lfcheck {
 
@@ -28,6 +43,7 @@ enum class ProbeIdleFault { none };
 enum class ProbeLeakFault { none };
 enum class ProbeSlowFault { none };
 enum class ProbeCrashFault { none };
+enum class ProbeLitmusFault { none };
 
 template <>
 struct FaultTraits<ProbeIdleFault> {
@@ -54,6 +70,13 @@ struct FaultTraits<ProbeCrashFault> {
   static constexpr const char* mechanism = "probe_crash";
   static constexpr FaultInfo<ProbeCrashFault> catalogue[] = {
       {ProbeCrashFault::none, "probe_crash.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeLitmusFault> {
+  static constexpr const char* mechanism = "probe_litmus";
+  static constexpr FaultInfo<ProbeLitmusFault> catalogue[] = {
+      {ProbeLitmusFault::none, "probe_litmus.none", "(no faults: a runner self-test)", "", "stress"}};
 };
 
 namespace probe_stress {
@@ -112,6 +135,85 @@ struct Crash {
         [] {});
   }
 };
+
+// Executions of a litmus probe so far in this process (harness bookkeeping, the
+// driver thread's: after() runs there).
+inline unsigned litmus_executions = 0;
+
+template <class Sync, ProbeLitmusFault F>
+struct CheckFails : ScenarioBase {
+  static constexpr const char* name = "check_fails";
+  static constexpr const char* description = "its check fails after its third execution (runner self-test)";
+  static constexpr unsigned threads = 2;
+  static constexpr bool real_threads = true;
+  typename Sync::template atomic<int> x{0};
+  void thread(unsigned) { x.fetch_add(1, std::memory_order_relaxed); }  // relaxed: read after the join
+  void after() { Sync::check(++litmus_executions < 3, "probe_litmus: the third execution's check fails"); }
+};
+
+template <class Sync, ProbeLitmusFault F>
+struct CrashLater : ScenarioBase {
+  static constexpr const char* name = "crash_later";
+  static constexpr const char* description = "thread 1 takes SIGSEGV in the fifth execution (runner self-test)";
+  static constexpr unsigned threads = 2;
+  static constexpr bool real_threads = true;
+  typename Sync::template atomic<int> x{0};
+  void before() { ++litmus_executions; }
+  void thread(unsigned i) {
+    x.fetch_add(1, std::memory_order_relaxed);  // relaxed: a counter
+    if (i == 1 && litmus_executions == 5) std::raise(SIGSEGV);
+  }
+};
+
+template <class Sync, ProbeLitmusFault F>
+struct Quiet : ScenarioBase {
+  static constexpr const char* name = "quiet";
+  static constexpr const char* description = "two increments, always right (runner self-test)";
+  static constexpr unsigned threads = 2;
+  static constexpr bool real_threads = true;
+  typename Sync::template atomic<int> x{0};
+  void thread(unsigned) { x.fetch_add(1, std::memory_order_relaxed); }  // relaxed: read after the join
+  void after() { Sync::check(x.load(std::memory_order_relaxed) == 2, "an increment was lost"); }
+};
+
+template <class Sync, ProbeLitmusFault F>
+struct QuietToo : Quiet<Sync, F> {
+  static constexpr const char* name = "quiet_too";
+};
+
+LFCHECK_MODEL(ProbeLitmusFault, CheckFails);
+LFCHECK_MODEL(ProbeLitmusFault, CrashLater);
+LFCHECK_MODEL(ProbeLitmusFault, Quiet);
+LFCHECK_MODEL(ProbeLitmusFault, QuietToo);
+
+// get() answers 0; boom() answers 1 by the spec, but the subject's boom() fails a
+// Sync::check and answers 0: a check failure and a wrong result in one call.
+struct ProbeLinSpec {
+  static constexpr const char* name = "probe_lin";
+  static constexpr const char* long_histories_off = "a runner self-test: lin.scenarios only";
+  struct Call {
+    bool boom;
+  };
+  struct Result {
+    int value;
+    bool operator==(const Result&) const = default;
+  };
+  using State = int;
+  static State initial() { return 0; }
+  static Result apply(State&, const Call& c) { return {c.boom ? 1 : 0}; }
+  static std::string show(const Call& c) { return c.boom ? "boom()" : "get()"; }
+  static std::string show(const Result& r) { return std::to_string(r.value); }
+  static rc::Gen<Call> gen_call(spec::Slot) { return rc::gen::element(Call{false}, Call{true}); }
+  template <class Sync>
+  struct Subject {
+    Result run(const Call& c, unsigned) {
+      if (c.boom) Sync::check(false, "probe_lin: boom() always fails its check");
+      return {0};
+    }
+  };
+};
+
+LFCHECK_LIN(ProbeLinSpec);
 
 LFCHECK_STRESS(ProbeIdleFault, Idle);
 LFCHECK_STRESS(ProbeCrashFault, Crash);

@@ -1,0 +1,376 @@
+// The DPOR search itself, apart from Relacy: the tree of choices of a stateless
+// depth-first exploration, the steps of the current execution, their
+// happens-before, the races between them, and where to go next.
+//
+// Algorithm: source-DPOR with sleep sets (Abdulla, Aronis, Jonsson, Sagonas,
+// "Optimal dynamic partial order reduction", POPL 2014, Algorithm 1). After each
+// complete execution E, every race e < e' of E (dependent steps of different
+// threads, e not happening before e' through other steps) is reversed by adding,
+// at the choice point just before e, one thread that can start v = notdep(e, E).e'
+// (an "initial" of v) — unless one is already there. Sleep sets stop a thread
+// whose next step commutes with everything done since it was explored.
+//
+// Why source sets, not wakeup trees (Optimal-DPOR): every execution here is a
+// full re-run of the scenario from its start (Relacy keeps no state to go back
+// to), so a wakeup tree would save only the executions that end sleep-set
+// blocked; those are counted and reported (ModelOutcome, the progress line), and
+// source sets keep the search one stack of small nodes. Sleep-set blocked
+// executions are run to their end (Relacy cannot stop one halfway without ending
+// the run) but nothing after the blocking point is explored further.
+//
+// Choices that are not a thread (which store a load reads, a spurious CAS
+// failure, whether a free is deferred, a timed wait timing out is a thread
+// choice, a user's random number) are data nodes: every value is explored, as
+// Relacy's tree search does, and they carry no reduction.
+//
+// Happens-before here is the dependence order (Mazurkiewicz traces), not the
+// memory model's: e -> e' if e precedes e' in the same thread, or e precedes e'
+// and they are dependent, closed transitively. Vector clocks over the steps of
+// one execution; the analysis is O(steps²) per execution.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <istream>
+#include <ostream>
+
+#include "harness/model/dpor/footprint.hpp"
+
+namespace lfcheck::model::dpor {
+
+using ThreadMask = std::uint32_t;  // bit t: thread t
+inline ThreadMask bit(unsigned t) { return ThreadMask(1) << t; }
+inline unsigned lowest(ThreadMask m) { return static_cast<unsigned>(__builtin_ctz(m)); }
+
+struct Node {
+  bool thread_choice = true;
+  bool frozen = false;  // after a sleep-set block, or replayed: no alternatives here
+  // A data choice: `count` values, this execution took `index`.
+  unsigned count = 1, index = 0, type = 0;
+  // A thread choice.
+  ThreadMask enabled = 0, backtrack = 0, done = 0, sleep = 0;
+  unsigned chosen = 0;
+  bool blocked = false;  // every enabled thread was asleep here
+  // Per thread: the footprint of its step from here — for a thread explored here
+  // (done or current), the union over every execution through it; for a sleeping
+  // thread, the footprint it was put to sleep with.
+  Footprint step[kMaxThreads];
+};
+
+struct Event {
+  unsigned thread = 0;
+  std::size_t node = 0;   // the thread-choice node it was chosen at
+  std::uint32_t seq = 0;  // 1-based position among its thread's steps
+  Footprint footprint;
+  std::uint32_t clock[kMaxThreads] = {};  // happens-before: clock[u] = steps of u before or equal
+};
+
+// Counts of one search, for reports and the progress line.
+struct SearchStats {
+  std::uint64_t executions = 0;   // complete executions
+  std::uint64_t sleep_blocked = 0;  // of them, blocked by sleep sets (redundant)
+  std::uint64_t races = 0;         // races found over all executions
+  std::size_t deepest = 0;         // the longest path of choices
+  bool diverged = false;           // an execution did not repeat its path: nondeterministic scenario
+  // Nodes made (new choice points), by kind: thread choices, then data choices by
+  // Relacy's sched_type (load, cas_fail, mem_realloc, user) — where the tree's width is.
+  std::uint64_t thread_nodes = 0, data_nodes[5] = {};
+};
+
+class Exploration {
+ public:
+  static constexpr unsigned kDiverged = ~0u;
+  explicit Exploration(unsigned threads) : threads_(threads) {}
+
+  // --- one execution -------------------------------------------------------------
+  void begin_execution() {
+    depth_ = 0;
+    events_.clear();
+    blocked_at_ = SIZE_MAX;
+    last_thread_node_ = SIZE_MAX;
+    for (auto& s : seq_) s = 0;
+  }
+
+  // A thread choice among `enabled` (never empty); `current` is preferred when a
+  // new node is made (fewer context switches: the search starts at the plain run).
+  // Returns the thread.
+  unsigned choose_thread(ThreadMask enabled, unsigned current) {
+    if (depth_ < path_.size()) {  // replaying the prefix of the path
+      Node& n = path_[depth_];
+      if (!n.thread_choice || !(enabled & bit(n.chosen))) return diverged();
+      last_thread_node_ = depth_;
+      if (n.blocked) blocked_at_ = std::min(blocked_at_, depth_);
+      ++depth_;
+      return n.chosen;
+    }
+    Node n;
+    n.thread_choice = true;
+    n.enabled = enabled;
+    n.sleep = inherited_sleep(n);
+    n.frozen = blocked_at_ != SIZE_MAX || forced_;
+    ThreadMask awake = enabled & ~n.sleep;
+    if (forced_) {
+      if (forced_next_ >= forced_choices_.size() || !(enabled & bit(forced_choices_[forced_next_])))
+        return diverged();
+      n.chosen = forced_choices_[forced_next_++];
+    } else if (awake == 0) {
+      n.blocked = true;  // every enabled thread is asleep: this execution is redundant from here
+      n.chosen = (enabled & bit(current)) ? current : lowest(enabled);
+      if (blocked_at_ == SIZE_MAX) blocked_at_ = path_.size();
+    } else {
+      n.chosen = (awake & bit(current)) ? current : lowest(awake);
+    }
+    n.backtrack = bit(n.chosen);
+    ++stats_.thread_nodes;
+    path_.push_back(std::move(n));
+    last_thread_node_ = depth_;
+    ++depth_;
+    stats_.deepest = std::max(stats_.deepest, path_.size());
+    return path_.back().chosen;
+  }
+
+  // A data choice with `count` values; returns the one this execution takes.
+  unsigned choose_value(unsigned count, unsigned type) {
+    if (depth_ < path_.size()) {
+      Node& n = path_[depth_];
+      if (n.thread_choice || n.count != count || n.type != type) return diverged();
+      ++depth_;
+      return n.index;
+    }
+    Node n;
+    n.thread_choice = false;
+    n.count = count;
+    n.type = type;
+    n.frozen = blocked_at_ != SIZE_MAX || forced_;
+    if (forced_) {
+      if (forced_next_ >= forced_choices_.size() || forced_choices_[forced_next_] >= count) return diverged();
+      n.index = forced_choices_[forced_next_++];
+    }
+    ++stats_.data_nodes[type < 5 ? type : 4];
+    path_.push_back(std::move(n));
+    ++depth_;
+    stats_.deepest = std::max(stats_.deepest, path_.size());
+    return path_.back().index;
+  }
+
+  // The step of `thread` chosen at the latest thread node ended with `footprint`.
+  void end_step(unsigned thread, Footprint footprint) {
+    if (last_thread_node_ == SIZE_MAX) return;
+    Node& n = path_[last_thread_node_];
+    if (n.chosen != thread) return;  // not the step that node started (cannot happen in Relacy's fibers)
+    n.step[thread].merge(footprint);
+    Event e;
+    e.thread = thread;
+    e.node = last_thread_node_;
+    e.seq = ++seq_[thread];
+    e.footprint = std::move(footprint);
+    events_.push_back(std::move(e));
+    last_thread_node_ = SIZE_MAX;
+  }
+
+  // The execution ended (passed). Finds its races, then moves to the next
+  // execution's path; false when the search is complete.
+  bool end_execution() {
+    if (const char* dump = std::getenv("LFCHECK_DPOR_DUMP")) {  // "N": the first N executions; "N+": execution N
+      const std::uint64_t n = std::strtoull(dump, nullptr, 10);
+      if (dump[std::strlen(dump) - 1] == '+' ? stats_.executions == n : stats_.executions < n) dump_execution();
+    }
+    ++stats_.executions;
+    if (blocked_at_ != SIZE_MAX) ++stats_.sleep_blocked;
+    if (forced_) return true;  // a replay runs one execution
+    analyse_races();
+    return !advance();
+  }
+
+  bool diverged_flag() const { return diverged_; }
+  const SearchStats& stats() const { return stats_; }
+
+  // Explored fraction of the tree as mixed radix over the path, as the tree
+  // searches' estimate (tree_estimate.hpp) — for thread nodes the radix is the
+  // threads explored or still to explore there, which grows as races are found:
+  // an estimate, never a bound.
+  double explored_fraction() const {
+    double fraction = 0, weight = 1;
+    for (auto& n : path_) {
+      unsigned index = n.index, count = n.count;
+      if (n.thread_choice) {
+        const ThreadMask todo = n.backtrack & n.enabled & ~n.done & ~n.sleep & ~bit(n.chosen);
+        index = static_cast<unsigned>(__builtin_popcount(n.done & ~bit(n.chosen)));
+        count = index + 1 + static_cast<unsigned>(__builtin_popcount(todo));
+      }
+      if (n.frozen || count <= 1) continue;
+      fraction += weight * index / count;
+      weight /= count;
+    }
+    return fraction + weight;
+  }
+
+  // The choices of the current execution so far (replay files).
+  void write_choices(std::ostream& out) const {
+    out << "dpor " << depth_;
+    for (std::size_t i = 0; i < depth_ && i < path_.size(); ++i)
+      out << ' ' << (path_[i].thread_choice ? path_[i].chosen : path_[i].index);
+  }
+  // Replays exactly these choices (one execution).
+  bool read_choices(std::istream& in) {
+    std::string tag;
+    std::size_t n = 0;
+    if (!(in >> tag >> n) || tag != "dpor") return false;
+    forced_choices_.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      unsigned c = 0;
+      if (!(in >> c)) return false;
+      forced_choices_.push_back(c);
+    }
+    forced_ = true;
+    forced_next_ = 0;
+    path_.clear();
+    return true;
+  }
+
+ private:
+  // A developer's view of one execution: its steps and what each touched.
+  void dump_execution() const {
+    std::fprintf(stderr, "execution %llu (%zu steps):\n", (unsigned long long)stats_.executions, events_.size());
+    static const char* names[] = {"load", "store", "rmw", "fence", "fence_sc", "cell_load", "cell_store", "lock",
+                                  "unlock", "wait", "notify", "alloc", "free", "spin"};
+    for (const Event& e : events_) {
+      std::fprintf(stderr, "  node %3zu  t%u#%u:", e.node, e.thread, e.seq);
+      for (const Touch& t : e.footprint.touches)
+        std::fprintf(stderr, " %s%s@%lx", names[static_cast<int>(t.op)], t.seq_cst ? "(sc)" : "",
+                     static_cast<unsigned long>(t.addr & 0xffff));
+      std::fprintf(stderr, "\n");
+    }
+  }
+
+  unsigned diverged() {
+    // The scenario did not repeat the choices of the path it is replaying: it
+    // depends on something other than the schedule. The scheduler ends the
+    // execution as a failure (NONDETERMINISTIC SCENARIO) on seeing kDiverged.
+    diverged_ = true;
+    return kDiverged;
+  }
+
+  // The sleep set of a new thread node: the previous thread node's sleeping and
+  // already explored threads whose step commutes with the step just taken there.
+  ThreadMask inherited_sleep(Node& fresh) {
+    if (events_.empty()) return 0;
+    const Event& e = events_.back();
+    const Node& prev = path_[e.node];
+    ThreadMask sleep = 0;
+    const ThreadMask candidates = (prev.sleep | prev.done) & ~bit(e.thread);
+    for (unsigned q = 0; q < threads_; ++q) {
+      if (!(candidates & bit(q))) continue;
+      if (dependent(prev.step[q], e.footprint)) continue;
+      sleep |= bit(q);
+      fresh.step[q] = prev.step[q];
+    }
+    return sleep;
+  }
+
+  bool happens_before(const Event& a, const Event& b) const { return b.clock[a.thread] >= a.seq; }
+
+  void analyse_races() {
+    const std::size_t limit = blocked_at_;  // races after a sleep-set block add nothing new
+    std::size_t count = 0;
+    while (count < events_.size() && events_[count].node < limit) ++count;
+    std::uint32_t last_clock[kMaxThreads][kMaxThreads] = {};  // each thread's latest step's clock
+    for (std::size_t j = 0; j < count; ++j) {
+      Event& ej = events_[j];
+      std::uint32_t c[kMaxThreads];
+      std::copy(last_clock[ej.thread], last_clock[ej.thread] + kMaxThreads, c);
+      for (std::size_t i = j; i-- > 0;) {
+        const Event& ei = events_[i];
+        if (ei.thread == ej.thread || c[ei.thread] >= ei.seq) continue;  // ordered already
+        if (!dependent(ei.footprint, ej.footprint)) continue;
+        ++stats_.races;
+        reverse(i, j, c);
+        for (unsigned u = 0; u < kMaxThreads; ++u) c[u] = std::max(c[u], ei.clock[u]);
+      }
+      c[ej.thread] = ej.seq;
+      std::copy(c, c + kMaxThreads, ej.clock);
+      std::copy(c, c + kMaxThreads, last_clock[ej.thread]);
+    }
+  }
+
+  // Race e_i < e_j: at e_i's node, make sure some initial of notdep(e_i).e_j is explored.
+  // `clock_j` is e_j's happens-before as far as computed (every step ordered before
+  // e_j except through e_i and the steps after it in this loop).
+  void reverse(std::size_t i, std::size_t j, const std::uint32_t* clock_j) {
+    Node& n = path_[events_[i].node];
+    if (n.frozen) return;
+    const Event& ei = events_[i];
+    // v: the steps after e_i that do not happen after it, then e_j.
+    raw_vector<std::size_t>& v = scratch_;
+    v.clear();
+    for (std::size_t k = i + 1; k < j; ++k)
+      if (!happens_before(ei, events_[k])) v.push_back(k);
+    ThreadMask initials = 0, seen = 0;
+    for (std::size_t a = 0; a < v.size(); ++a) {
+      const Event& ek = events_[v[a]];
+      if (seen & bit(ek.thread)) continue;
+      seen |= bit(ek.thread);
+      bool first = true;
+      for (std::size_t b = 0; b < a && first; ++b) first = !happens_before(events_[v[b]], ek);
+      if (first) initials |= bit(ek.thread);
+    }
+    if (!(seen & bit(events_[j].thread))) {
+      // e_j itself: an initial if no step of v happens before it.
+      bool first = true;
+      for (std::size_t b = 0; b < v.size() && first; ++b)
+        first = !(clock_j[events_[v[b]].thread] >= events_[v[b]].seq);
+      if (first) initials |= bit(events_[j].thread);
+    }
+    if (initials & (n.backtrack | n.sleep)) return;  // already explored, or covered
+    const ThreadMask startable = initials & n.enabled;
+    if (startable) {
+      const unsigned tj = events_[j].thread;
+      n.backtrack |= (startable & bit(tj)) ? bit(tj) : bit(lowest(startable));
+    }
+    // No initial can start at that node (each is blocked there): the race cannot
+    // be reversed from it — the blocked thread waits for a step of v or e_i itself.
+  }
+
+  // Depth first: the deepest node with an unexplored alternative; false if none.
+  bool advance() {
+    while (!path_.empty()) {
+      Node& n = path_.back();
+      if (!n.frozen) {
+        if (!n.thread_choice) {
+          if (n.index + 1 < n.count) {
+            ++n.index;
+            return true;
+          }
+        } else {
+          n.done |= bit(n.chosen);
+          const ThreadMask todo = n.backtrack & n.enabled & ~n.done & ~n.sleep;
+          if (todo) {
+            n.chosen = lowest(todo);
+            return true;
+          }
+        }
+      }
+      path_.pop_back();
+    }
+    return false;
+  }
+
+  unsigned threads_;
+  raw_vector<Node> path_;
+  std::size_t depth_ = 0;
+  raw_vector<Event> events_;
+  std::size_t blocked_at_ = SIZE_MAX;       // the first sleep-set-blocked node of this execution
+  std::size_t last_thread_node_ = SIZE_MAX;  // the node whose step is running
+  std::uint32_t seq_[kMaxThreads] = {};
+  raw_vector<std::size_t> scratch_;
+  SearchStats stats_;
+  bool forced_ = false;  // replaying recorded choices
+  raw_vector<unsigned> forced_choices_;
+  std::size_t forced_next_ = 0;
+  bool diverged_ = false;
+};
+
+}  // namespace lfcheck::model::dpor

@@ -1,0 +1,123 @@
+// What one step of one thread touched, and when two steps are dependent: the
+// relation the DPOR scheduler (scheduler.hpp) reduces by. Two steps of different
+// threads that are independent commute — running them in either order leads to
+// the same state of Relacy's model — so only one order needs exploring.
+//
+// A step (an "event") is what a thread does from one scheduling point to the
+// next: the operation it was about to do when it was scheduled (an atomic access,
+// a seq_cst fence, a lock, a wait, a spin hint, or its start) and everything it
+// did after that up to its next scheduling point (accesses of plain shared data,
+// allocations, frees, other fences). Each is an Access (sync/relacy_access.hpp),
+// announced by the Sync policy.
+//
+// Dependence of two accesses of different threads — conservative where unsure,
+// never less than Relacy's model needs:
+//   - the same atomic or cell, at least one of them writes (a failed
+//     compare-exchange reads; a store, an exchange, a fetch_*, a successful
+//     compare-exchange write). Two loads commute in Relacy's model: a load changes
+//     only the loading thread's clocks and its own "first seen" mark on the store;
+//   - two seq_cst fences (Relacy keeps one global seq_cst fence order). A seq_cst
+//     access is ordered like any other access of its location: in Relacy's C++
+//     mode a seq_cst load may not read past a seq_cst store of the same location,
+//     and nothing else — no global order of seq_cst accesses (that is only with
+//     RL_IMPROVED_SEQ_CST_FENCE / _RMW, defined for its Java and CLI models:
+//     relacy/base.hpp). The litmus tests SB, R, IRIW with seq_cst compare this with
+//     Relacy's full search (tests/dpor_truth.sh);
+//   - the same mutex (lock, unlock, and a wait, which releases and re-takes it),
+//     the same condition variable (wait, notify);
+//   - any two allocations or frees (Relacy's allocator reuses freed blocks, so
+//     their order decides addresses), and an allocation or free against any
+//     access inside the block.
+// Non-seq_cst fences change only the fencing thread's clocks: independent of all.
+// A spin hint touches nothing (its await is handled by the scheduler).
+//
+// Cost: a step's footprint is a short list; dependence is O(|a|·|b|).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "sync/relacy_access.hpp"
+
+namespace lfcheck::model::dpor {
+
+constexpr unsigned kMaxThreads = 16;  // a scenario's threads, at most (ThreadMask bits)
+
+// Everything the scheduler keeps lives outside Relacy's allocator (which would
+// count it as the scenario's memory): std::malloc, as Relacy's own bookkeeping does.
+template <class T>
+struct RawAllocator {
+  using value_type = T;
+  RawAllocator() = default;
+  template <class U>
+  RawAllocator(const RawAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+    if (void* p = std::malloc(n * sizeof(T))) return static_cast<T*>(p);
+    throw std::bad_alloc();
+  }
+  void deallocate(T* p, std::size_t) { std::free(p); }
+  friend bool operator==(const RawAllocator&, const RawAllocator&) { return true; }
+};
+template <class T>
+using raw_vector = std::vector<T, RawAllocator<T>>;
+
+// One access as the scheduler keeps it.
+struct Touch {
+  std::uintptr_t addr = 0;
+  std::size_t size = 0;
+  Op op = Op::load;
+  bool seq_cst = false;
+  std::uintptr_t other = 0;  // wait: its mutex
+
+  bool writes() const {
+    return op == Op::store || op == Op::rmw || op == Op::cell_store || op == Op::alloc || op == Op::free ||
+           op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify;
+  }
+  bool memory() const { return op == Op::load || op == Op::store || op == Op::rmw || op == Op::cell_load || op == Op::cell_store; }
+  bool block() const { return op == Op::alloc || op == Op::free; }
+  bool sync_object() const { return op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify; }
+  bool covers(std::uintptr_t a) const { return a >= addr && a < addr + (size ? size : 1); }
+};
+
+inline bool dependent(const Touch& a, const Touch& b) {
+  if (a.op == Op::fence_seq_cst && b.op == Op::fence_seq_cst) return true;
+  if (a.block() && b.block()) return true;
+  if (a.block()) return b.memory() && a.covers(b.addr);
+  if (b.block()) return a.memory() && b.covers(a.addr);
+  if (a.memory() && b.memory()) return a.addr == b.addr && (a.writes() || b.writes());
+  if (a.sync_object() && b.sync_object())
+    return a.addr == b.addr || (a.other && (a.other == b.addr || a.other == b.other)) ||
+           (b.other && b.other == a.addr);
+  return false;
+}
+
+// The accesses of one step.
+struct Footprint {
+  raw_vector<Touch> touches;
+
+  void add(const Touch& t) {
+    for (auto& u : touches)
+      if (u.addr == t.addr && u.op == t.op && u.size == t.size && u.other == t.other) {
+        u.seq_cst = u.seq_cst || t.seq_cst;
+        return;
+      }
+    touches.push_back(t);
+  }
+  void merge(const Footprint& f) {
+    for (auto& t : f.touches) add(t);
+  }
+  void clear() { touches.clear(); }
+  bool empty() const { return touches.empty(); }
+};
+
+inline bool dependent(const Footprint& a, const Footprint& b) {
+  for (auto& x : a.touches)
+    for (auto& y : b.touches)
+      if (dependent(x, y)) return true;
+  return false;
+}
+
+}  // namespace lfcheck::model::dpor

@@ -1,0 +1,340 @@
+// dpor_scheduler<N>: exhaustive model checking by dynamic partial-order reduction,
+// as a Relacy scheduler (lfcheck's own class deriving from rl::scheduler, run by
+// rl::run_test through AnyScheduler: no Relacy header changed).
+//
+// Relacy runs the scenario; at every scheduling point it asks this class which
+// thread goes next, and at every other choice (which store a load reads, a
+// spurious CAS failure, a deferred free, a user's random number) which value. This
+// class answers from the search (exploration.hpp: source-DPOR with sleep sets over
+// the choices' tree), learning what each step touched from the Sync policy's
+// announcements (sync/relacy_access.hpp; dependence in footprint.hpp), and parks a
+// spin loop's thread until someone writes what it read (awaits.hpp).
+//
+// A step of thread t runs from the scheduling point t was chosen at to its next
+// one: it begins with the operation t announced before that point (an atomic
+// access, a seq_cst fence, a lock, a wait, a notify, a spin hint; nothing for a
+// thread's first step; for a thread that parked, the operation it parked in) and
+// includes every access announced until t's next scheduling point (cells,
+// allocations, frees, other fences). The scenario's constructor, before(),
+// after() and invariant() are single-threaded and touch nothing the search
+// orders (the runner does not forward their announcements).
+//
+// Relacy's choices as explored here:
+//   - which store a load reads: every choice Relacy's model offers for the run's
+//     load depth (1 store back under a tree search's parameters, 2 under a
+//     sampled run's: `dpor_settings().load_depth`);
+//   - spurious failures of compare_exchange_weak: at most one per atomic object
+//     per execution (as Relacy's tree searches allow);
+//   - whether a free is deferred (Relacy's allocator reuse): both;
+//   - a timed wait timing out: a choice of that thread at every scheduling point
+//     while it waits (its step is the wake-up and the re-lock);
+//   - spurious wake-ups of condition variables: not explored (as in Relacy's tree
+//     searches; code must not rely on their absence, and sampled runs have them).
+// A replay state ("dpor n c1 .. cn", get_state) re-runs exactly one execution.
+//
+// Cost per execution: the steps' footprints and a race analysis in O(steps²).
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <istream>
+#include <ostream>
+
+#include "harness/model/dpor/awaits.hpp"
+#include "harness/model/dpor/exploration.hpp"
+#include "harness/model/simulation.hpp"
+#include "harness/model/tree_estimate.hpp"
+#include "sync/relacy_access.hpp"
+#include "sync/relacy_sync.hpp"
+
+namespace lfcheck::model {
+
+// What the next dpor simulation uses (one simulation at a time per process).
+struct DporSettings {
+  unsigned load_depth = 1;  // stores back a load may read: 1 (tree searches) or 2 (sampled runs)
+};
+inline DporSettings& dpor_settings() {
+  static DporSettings settings;
+  return settings;
+}
+
+// The search's counts, published after every execution (the progress line, the
+// run's record).
+inline dpor::SearchStats& dpor_stats() {
+  static dpor::SearchStats stats;
+  return stats;
+}
+
+// Where an announced access goes: the next step (a scheduling point follows it),
+// or the running step (it is done before the next scheduling point).
+inline bool starts_a_step(Op op) {
+  return op == Op::load || op == Op::store || op == Op::rmw || op == Op::fence_seq_cst || op == Op::spin ||
+         op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify;
+}
+
+template <rl::thread_id_t N>
+class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N>,
+                       public AccessObserver {
+  static_assert(N <= static_cast<rl::thread_id_t>(dpor::kMaxThreads), "dpor: too many threads");
+
+ public:
+  using base_t = rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N>;
+  using thread_info_t = typename base_t::thread_info_t;
+  using shared_context_t = typename base_t::shared_context_t;
+  struct task_t {};
+
+  dpor_scheduler(rl::test_params& params, shared_context_t& ctx, rl::thread_id_t dynamic_thread_count)
+      : base_t(params, ctx, dynamic_thread_count), search_(N) {
+    dpor_stats() = {};
+    scheduler_observer() = this;
+  }
+  ~dpor_scheduler() {
+    if (scheduler_observer() == this) scheduler_observer() = nullptr;
+    if (std::getenv("LFCHECK_DPOR_STATS")) {  // where the tree is wide (a developer's view)
+      const dpor::SearchStats& st = search_.stats();
+      std::fprintf(stderr,
+                   "dpor: %llu executions, %llu sleep-set blocked, %llu races; nodes made: %llu thread, %llu load, "
+                   "%llu cas-fail, %llu free-defer, %llu user; deepest path %zu\n",
+                   (unsigned long long)st.executions, (unsigned long long)st.sleep_blocked,
+                   (unsigned long long)st.races, (unsigned long long)st.thread_nodes,
+                   (unsigned long long)st.data_nodes[1], (unsigned long long)st.data_nodes[2],
+                   (unsigned long long)st.data_nodes[3], (unsigned long long)st.data_nodes[4], st.deepest);
+    }
+  }
+
+  rl::thread_id_t iteration_begin_impl() {
+    search_.begin_execution();
+    awaits_.reset();
+    for (unsigned t = 0; t < N; ++t) {
+      pending_[t] = dpor::Touch{};
+      has_pending_[t] = false;
+      started_[t] = false;
+    }
+    step_.clear();
+    running_ = kNone;
+    spurious_.clear();
+    blocks_.clear();
+    yielded_ = 0;
+    const unsigned first = search_.choose_thread(enabled_mask(), 0);
+    begin_step(first);
+    return static_cast<rl::thread_id_t>(first);
+  }
+
+  bool iteration_end_impl() {
+    if (running_ != kNone) close_step(running_);
+    const bool finished = search_.end_execution();
+    publish();
+    return finished;
+  }
+
+  rl::thread_id_t schedule_impl(rl::unpark_reason& reason, unsigned yield) {
+    thread_info_t* current = this->thread_;
+    const unsigned t = static_cast<unsigned>(current->index_);
+    const bool spin = yield && current->state_ == rl::thread_state_running && has_pending_[t] &&
+                      pending_[t].op == Op::spin;
+    if (current->state_ == rl::thread_state_finished && has_pending_[t]) {
+      step_.add(pending_[t]);  // done without a scheduling point of its own
+      has_pending_[t] = false;
+    }
+    close_step(t);
+    // A spin hint: an iteration that changed nothing parks the thread until a
+    // write it read (awaits.hpp); one that did gives way — the thread runs again
+    // only after another thread has taken a step, as Relacy's tree searches treat
+    // a yield (else a retry loop that writes would be explored spinning forever).
+    if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
+
+    dpor::ThreadMask enabled = enabled_mask();
+    if ((enabled & ~yielded_) != 0) enabled &= ~yielded_;
+    if (enabled == 0) {
+      // Every live thread waits in a spin loop for a write no thread will make
+      // (or is blocked): a livelock, as Relacy's depth limit would call it.
+      rl::ctx().fail_test("livelock: every live thread waits in a spin loop for a write no thread will make",
+                          rl::test_result_livelock, RL_INFO);
+      return current->index_;  // not reached: fail_test leaves this fiber for good
+    }
+    const unsigned next = search_.choose_thread(enabled, t);
+    if (next == dpor::Exploration::kDiverged) {
+      nondeterministic();
+      return current->index_;  // not reached
+    }
+    reason = rl::unpark_reason_normal;
+    if (this->threads_[next].state_ == rl::thread_state_blocked) {
+      // A timed wait, timing out now.
+      this->unpark_thread(static_cast<rl::thread_id_t>(next));
+      reason = rl::unpark_reason_timeout;
+    }
+    begin_step(next);
+    return static_cast<rl::thread_id_t>(next);
+  }
+
+  unsigned rand_impl(unsigned limit, rl::sched_type type) {
+    unsigned count = limit;
+    if ((type == rl::sched_type_cas_fail || type == rl::sched_type_mem_realloc) && limit == 4)
+      count = 2;  // a sampled run's 1-in-4 draw: 0 is the rare outcome, 1..3 the same other one
+    if (type == rl::sched_type_cas_fail && limit == 4 && spurious_failed_here()) return 1;  // once per object
+    if (count <= 1) return 0;
+    // Whether a free is deferred (Relacy keeps the block out of reuse for a while):
+    // explored for the blocks the code frees through Sync::destroy; Relacy's own
+    // bookkeeping blocks, freed when an atomic or cell is destroyed, are not the
+    // code's and never compared by it: freed at once (the choice Relacy calls 1).
+    if (type == rl::sched_type_mem_realloc && !frees_own_block()) return 1;
+    const unsigned value = search_.choose_value(count, static_cast<unsigned>(type));
+    if (value == dpor::Exploration::kDiverged) {
+      nondeterministic();
+      return 0;
+    }
+    // A load of an older store, a spurious CAS failure: not what a re-run would do.
+    if (running_ != kNone && ((type == rl::sched_type_atomic_load && value == 1) ||
+                              (type == rl::sched_type_cas_fail && value == 0)))
+      awaits_.unrepeatable(running_);
+    if (type == rl::sched_type_cas_fail && value == 0 && limit == 4) spurious_.push_back(cas_address());
+    return value;
+  }
+
+  rl::iteration_t iteration_count_impl() { return this->iter_ + 1; }
+
+  void get_state_impl(std::ostream& out) { search_.write_choices(out); }
+  void set_state_impl(std::istream& in) { search_.read_choices(in); }
+  void on_thread_block(rl::thread_id_t, bool) {}
+
+  // --- the Sync policy's announcements (forwarded by the runner) ---------------
+  void announce(const Access& a) override {
+    if (running_ == kNone) return;
+    const unsigned t = running_;
+    dpor::Touch touch;
+    touch.addr = reinterpret_cast<std::uintptr_t>(a.addr);
+    touch.size = a.size;
+    touch.op = a.op;
+    touch.seq_cst = a.seq_cst || a.op == Op::fence_seq_cst;
+    touch.other = reinterpret_cast<std::uintptr_t>(a.other);
+    if (a.op == Op::alloc) blocks_.push_back(touch);
+    if (a.op == Op::free) {
+      if (a.size == 0) touch.size = block_size(touch.addr);
+      touch.other = 0;
+      own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;  // the next hand-back is this block's
+    }
+    if (!starts_a_step(a.op)) {
+      if (a.op != Op::fence) step_.add(touch);  // an acquire/release fence orders nothing here
+      return;
+    }
+    if (has_pending_[t]) step_.add(pending_[t]);  // it ran without a scheduling point of its own
+    pending_[t] = touch;
+    has_pending_[t] = true;
+  }
+  void completed(bool wrote) override {
+    if (wrote || running_ == kNone) return;
+    // A failed compare-exchange read and wrote nothing: its step is a load.
+    const unsigned t = running_;
+    if (has_pending_[t] && pending_[t].op == Op::rmw) {
+      pending_[t].op = Op::load;
+      return;
+    }
+    for (auto& touch : step_.touches)
+      if (touch.op == Op::rmw) {
+        touch.op = Op::load;
+        break;
+      }
+  }
+
+ private:
+  static constexpr unsigned kNone = ~0u;
+
+  dpor::ThreadMask enabled_mask() const {
+    dpor::ThreadMask m = 0;
+    for (rl::thread_id_t i = 0; i != this->running_threads_count; ++i) {
+      const unsigned t = static_cast<unsigned>(this->running_threads[i]);
+      if (!awaits_.awaiting(t)) m |= dpor::bit(t);
+    }
+    for (rl::thread_id_t i = 0; i != this->timed_thread_count_; ++i)
+      m |= dpor::bit(static_cast<unsigned>(this->timed_threads_[i]->index_));
+    return m;
+  }
+
+  void begin_step(unsigned t) {
+    running_ = t;
+    step_.clear();
+    own_frees_ = 0;
+    if (has_pending_[t]) {
+      step_.add(pending_[t]);
+      last_op_[t] = pending_[t];
+      has_pending_[t] = false;
+    } else if (started_[t]) {
+      step_.add(last_op_[t]);  // it parked in this operation and goes on with it
+    }
+    started_[t] = true;
+    for (auto addr : awaits_.take_resumed(t)) {  // woken from an await: it reads again what it waited on
+      dpor::Touch read;
+      read.addr = addr;
+      read.op = Op::load;
+      step_.add(read);
+    }
+  }
+
+  void close_step(unsigned t) {
+    if (running_ != t) return;
+    yielded_ &= dpor::bit(t);  // a step of t: every other thread that gave way may run again
+    awaits_.step(t, step_, N);
+    search_.end_step(t, std::move(step_));
+    step_ = dpor::Footprint{};
+    running_ = kNone;
+  }
+
+  std::size_t block_size(std::uintptr_t addr) const {
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+      if (it->addr == addr) return it->size ? it->size : 1;
+    return 1;
+  }
+
+  // Whether the block Relacy's allocator is handed now is one the code freed
+  // through Sync::destroy (announced just before), not Relacy's own bookkeeping.
+  bool frees_own_block() {
+    if (own_frees_ == kEveryFreeOfTheStep) return true;
+    if (own_frees_ == 0) return false;
+    --own_frees_;
+    return true;
+  }
+
+  std::uintptr_t cas_address() const {
+    if (running_ != kNone && has_pending_[running_] && pending_[running_].op == Op::rmw) return pending_[running_].addr;
+    for (auto& touch : step_.touches)
+      if (touch.op == Op::rmw) return touch.addr;
+    return 0;
+  }
+  bool spurious_failed_here() const {
+    const std::uintptr_t a = cas_address();
+    for (auto s : spurious_)
+      if (s == a) return true;
+    return false;
+  }
+
+  void publish() {
+    dpor_stats() = search_.stats();
+    tree_search_fraction() = search_.explored_fraction();
+  }
+
+  // The scenario did not repeat the choices of the path it replays (it depends on
+  // something besides the schedule): the execution ends as a failure the runner
+  // reports as NONDETERMINISTIC SCENARIO (dpor_stats().diverged).
+  void nondeterministic() {
+    dpor_stats() = search_.stats();
+    dpor_stats().diverged = true;
+    rl::ctx().fail_test("NONDETERMINISTIC SCENARIO: an execution did not repeat the choices it replayed",
+                        rl::test_result_user_assert_failed, RL_INFO);
+  }
+
+  dpor::Exploration search_;
+  dpor::SpinAwaits awaits_;
+  dpor::Footprint step_;  // the running step's accesses
+  unsigned running_ = kNone;
+  dpor::Touch pending_[N] = {}, last_op_[N] = {};
+  bool has_pending_[N] = {}, started_[N] = {};
+  dpor::raw_vector<dpor::Touch> blocks_;       // allocations of this execution (sizes for frees)
+  dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
+  dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
+  // Frees announced and not yet handed to the allocator (kEveryFreeOfTheStep: an
+  // array whose elements' destructors free Relacy's bookkeeping too: all, conservatively).
+  static constexpr unsigned kEveryFreeOfTheStep = ~0u;
+  unsigned own_frees_ = 0;
+};
+
+}  // namespace lfcheck::model

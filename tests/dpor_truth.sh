@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# dpor_truth.sh SECONDS BINARY STRUCTURE [BINARY STRUCTURE ...] — DPOR is sound where
+# it can be compared (issue 29): for every scenario of each structure, Relacy's full
+# search runs up to SECONDS; where it ends, DPOR must end too, with
+#   - the same verdict (and, for a failure, a failure of its own), and
+#   - the same set of distinct outcomes (what a scenario's outcome() returns after
+#     after(), over the passing executions: --outcomes), for scenarios that have one;
+# at load depth 1, the load choices of Relacy's tree searches. It prints both searches'
+# executions (DPOR explores one execution per class; the full search every schedule).
+# Scenarios whose full search does not end in SECONDS are listed, not compared.
+set -u
+budget=$1; shift
+source "$(dirname "$0")/truth_lib.sh"
+compared=0
+while [ $# -ge 2 ]; do
+  binary=$1 structure=$2; shift 2
+  scenarios=$("$binary" "$structure" --list | sed -n 's|^[^/]*/\([^ ]*\) .*|\1|p')
+  for s in $scenarios; do
+    "$binary" "$structure" --scenario "$s" --scheduler full --outcomes --max-seconds "$budget" --quiet \
+      --json "$dir/full.json" >"$dir/full.out" 2>&1
+    full_rc=$?
+    if [ $full_rc -eq 2 ]; then echo "skip: $structure/$s (full search did not end in ${budget}s)"; continue; fi
+    "$binary" "$structure" --scenario "$s" --scheduler dpor --outcomes --quiet --json "$dir/dpor.json" \
+      >"$dir/dpor.out" 2>&1
+    dpor_rc=$?
+    verdict=$(/usr/bin/python3 - "$dir/full.json" "$dir/dpor.json" "$full_rc" "$dpor_rc" <<'PY'
+import json, sys
+full = json.load(open(sys.argv[1]))['runs'][0]
+dpor = json.load(open(sys.argv[2]))['runs'][0]
+frc, drc = int(sys.argv[3]), int(sys.argv[4])
+problems = []
+if frc != drc or full['verdict'] != dpor['verdict']:
+    problems.append('verdict: full %s (exit %d), dpor %s (exit %d)' % (full['verdict'], frc, dpor['verdict'], drc))
+if full['verdict'] == 'pass':
+    if not dpor.get('exhaustive'):
+        problems.append('dpor did not end')
+    if full.get('outcomes') != dpor.get('outcomes'):
+        problems.append('outcomes: full %s, dpor %s' % (full.get('outcomes'), dpor.get('outcomes')))
+    if not full.get('outcomes_complete', True) or not dpor.get('outcomes_complete', True):
+        problems.append('outcome sets overflowed')
+print('; '.join(problems) if problems else 'same: %s, %d outcomes, full %d executions, dpor %d (%d classes)' % (
+    full['verdict'], len(full.get('outcomes', [])), full['iterations'], dpor['iterations'], dpor.get('classes', 0)))
+PY
+)
+    compared=$((compared + 1))
+    case $verdict in
+      same:*) ok "$structure/$s: $verdict" ;;
+      *) fail "$structure/$s: $verdict" ;;
+    esac
+  done
+done
+[ $compared -gt 0 ] || fail "no scenario's full search ended: nothing compared"
+echo "dpor truth: $compared compared, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# driver_reports_truth.sh LFCHECK — ./lfcheck lin and ./lfcheck run say in every report
+# what their exit status says, whatever their layers did (issue 27), on a stand-in build
+# tree whose layer binaries are scripted (tests/fake_layer.py): structure "fake" (every
+# layer) and "speconly" (no hand-written model scenarios: its model layer is lin's).
+#   lin     the exit status is the one rule over the runs of both layers (1 if any
+#           failed, else 2 if any is an error, else 0): a failing model layer and an
+#           erring stress layer exit 1, not 2; a layer that died (a signal, exit 2
+#           without a report) is an error run in the report, which is always written;
+#           --json, --junit and the summary line agree with the exit status
+#   run     the same for the joined report of the model and lin steps: a failing lin
+#           model layer beside an erring stress layer exits 1 with every run in --json,
+#           and a model step that died is an error run
+#   spec    ./lfcheck run NAME --seed S on a spec-only structure runs its lin model once
+#           (the model step is it; the lin step runs the stress layer): exit 0, no overlap
+set -u
+lfcheck=$1
+source "$(dirname "$0")/truth_lib.sh"
+build=$dir/build
+mkdir -p "$build/models" "$build/sanitizer-thread/stress"
+printf 'lfcheck-manifest 1\nproject\tfake\nsanitizer_subbuilds\tON\n' >"$build/lfcheck-manifest.txt"
+printf 'structure\tfake\tmodel,lin-model,stress,props,spec\t-\n' >>"$build/lfcheck-manifest.txt"
+printf 'structure\tspeconly\tlin-model,stress,spec\t-\n' >>"$build/lfcheck-manifest.txt"
+stand_in() {  # PATH LAYER
+  printf '#!/bin/sh\nexec /usr/bin/python3 %s %s "$@"\n' "$here/fake_layer.py" "$2" >"$1"
+  chmod +x "$1"
+}
+for s in fake speconly; do
+  stand_in "$build/models/lfcheck-lin-model-$s" lin
+  stand_in "$build/sanitizer-thread/stress/lfcheck-stress-$s" stress
+done
+stand_in "$build/models/lfcheck-model-fake" model
+export LFCHECK_BUILD_DIR=$build LFCHECK_SKIP_SETUP=1 LFCHECK_ARTIFACTS=$dir/artifacts
+
+# case NAME WANT_STATUS OUTCOMES WANT_RUNS -- ./lfcheck ARGS...: the command on the stand-ins;
+# its exit status, its --json and --junit held to verdict_rules.py, the runs' verdicts
+# (sorted "STEP:VERDICT" words: model, lin-model, lin-stress) and the summary line's exit status.
+case_() {
+  local name=$1 want=$2 outcomes=$3 runs=$4; shift 5
+  FAKE_OUTCOMES=$outcomes FAKE_LOG=$dir/$name.log run "$name" "$want" -- "$lfcheck" "$@" || return 1
+  local got
+  got=$(/usr/bin/python3 - "$dir/$name.json" <<'EOF'
+import json, sys
+label = lambda r: "lin-" + r["layer"] if "layer" in r else r.get("check", "model")
+print(" ".join(sorted(label(r) + ":" + r["verdict"] for r in json.load(open(sys.argv[1]))["runs"])))
+EOF
+)
+  [ "$got" = "$runs" ] || { fail "$name: runs '$got', want '$runs'"; return 1; }
+  grep -Eq "exit $want\$" "$dir/$name.out" || { fail "$name: no summary line saying exit $want"; tail -3 "$dir/$name.out"; return 1; }
+  ok "$name: exit $want, runs $runs, JSON/JUnit/summary agree"
+}
+
+# --- lin: one rule over both layers, the report always written ------------------------
+for j in 1 2; do
+  case_ lin-fail-signal-j$j 1 "lin:correct=fail,stress:correct=signal" "lin-model:fail lin-stress:error" -- \
+    lin fake --jobs $j --scenarios 3
+  case_ lin-fail-exit2-j$j 1 "lin:correct=fail,stress:correct=exit2" "lin-model:fail lin-stress:error" -- \
+    lin fake --jobs $j --scenarios 3
+done
+case_ lin-signal-pass 2 "lin:correct=signal" "lin-model:error lin-stress:pass" -- lin fake --jobs 1 --scenarios 3
+case_ lin-model-signal 2 "lin:correct=signal" "lin-model:error" -- lin fake --layer model --scenarios 3
+case_ lin-pass 0 "" "lin-model:pass lin-stress:pass" -- lin fake --jobs 1 --scenarios 3
+grep -q 'killed by signal 11' "$dir/lin-model-signal.json" && ok "lin: the error run says the layer was killed by signal 11" ||
+  fail "lin: the error run of a crashed layer does not say why: $(cat "$dir/lin-model-signal.json")"
+# A layer that exits 1 with no report found nothing it can show: an error run, exit 2.
+case_ lin-bare1 2 "stress:correct=bare1" "lin-model:pass lin-stress:error" -- lin fake --jobs 1 --scenarios 3
+
+# --- run: model step + lin step, one report -----------------------------------------
+case_ run-lin-fail 1 "lin:correct=fail,stress:correct=signal" "lin-model:fail lin-stress:error model:pass" -- \
+  run fake --jobs 1
+case_ run-model-signal 2 "model:correct=signal" "lin-model:pass lin-stress:pass model:error" -- run fake --jobs 1
+case_ run-model-fail 1 "model:correct=fail,stress:correct=exit2" "lin-model:pass lin-stress:error model:fail" -- \
+  run fake --jobs 1
+
+# --- run on a spec-only structure: its lin model once --------------------------------
+if case_ run-speconly 0 "" "lin-model:pass lin-stress:pass" -- run speconly --seed 5 --jobs 1; then
+  n=$(grep -c '^lin ' "$dir/run-speconly.log")
+  [ "$n" -eq 1 ] && ok "run speconly --seed 5: the lin model ran once" || fail "run speconly: the lin model ran $n times"
+fi
+
+echo "driver reports truth: $failed failed"
+[ $failed -eq 0 ]
