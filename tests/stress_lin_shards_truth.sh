@@ -13,7 +13,9 @@
 #   lin shards     3 shards run scenarios I, I+3, ... of the unsharded run: their
 #                  scenario counts add up to it, and merge sums the 3 parts into
 #                  the unsharded JSON (up to seconds); 2 of the 3 merge to an
-#                  INCOMPLETE error, in JSON and JUnit (exit 2); parts run with
+#                  INCOMPLETE error, in JSON and JUnit (exit 2), as do a part whose
+#                  shard index is out of range and parts whose scenarios do not add
+#                  up to --scenarios; parts run with
 #                  other --iterations, --depth or --bound are not summed (exit 2);
 #                  with a seeded fault the merge fails with the unsharded run's
 #                  first failing scenario, also where the shards' failures are of
@@ -119,6 +121,25 @@ if run lin 0 -- "${lplan[@]}"; then
       fail "lin: the shards ran $counts scenarios, want 3 2 2"
     merge_equals lin "$dir/lin.json" $parts  # the 3 parts summed into one run
     partial lin 2 $(echo $parts | cut -d' ' -f1,3)
+    # Parts that are not the N shards of one run: shard 1/3 relabelled 3/3 (no such
+    # shard: the merge must not count it as shard 1), and shard 1/3 with a scenario
+    # fewer than it was given (parts that do not add up to --scenarios).
+    for forge in 'r["shard"] = "3/3"' 'r["scenarios"] -= 1'; do
+      /usr/bin/python3 - "$(echo $parts | cut -d' ' -f2)" "$dir/lforged.json" "$forge" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+      "$lfcheck" merge $(echo $parts | cut -d' ' -f1,3) "$dir/lforged.json" --json "$dir/lforged-merged.json" \
+        >"$dir/lforged.out" 2>&1
+      rc=$?
+      [ $rc -eq 2 ] && grep -q "INCOMPLETE" "$dir/lforged.out" &&
+        /usr/bin/python3 "$here/verdict_rules.py" $rc "$dir/lforged-merged.json" >/dev/null &&
+        ok "lin merge: parts that are not the 3 shards of one run ($forge) are INCOMPLETE (exit 2)" ||
+        { fail "lin merge: parts with $forge: exit $rc (want 2, INCOMPLETE)"; cat "$dir/lforged.out"; }
+    done
     # A part run with other settings is not a part of the same run.
     for other in "--iterations 300" "--depth 2" "--bound 1"; do
       run_shard lother -- "${lplan[@]}" $other --shard 1/3 || continue

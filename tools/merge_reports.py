@@ -138,9 +138,19 @@ def join_parts(runs):
         elif differ:
             problem = ("INCOMPLETE: the parts are shards of runs with different settings ("
                        + "; ".join(f"{k} {', '.join(v)}" for k, v in differ) + ")")
+        elif any(not 0 <= i < next(iter(totals)) for i in indices):
+            problem = f"INCOMPLETE: the parts are not the shards of one N ({', '.join(p['shard'] for p in parts)})"
         elif len(set(indices)) == len(indices) and len(indices) < next(iter(totals)):
             missing = sorted(set(range(next(iter(totals)))) - set(indices))
             problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {next(iter(totals))} are missing"
+        elif not failing and {p.get("of_scenarios") for p in parts} != {None}:
+            # Every shard ran all its scenarios unless it failed (it stops there): the
+            # parts together hold the run's every scenario, or the run is not all here.
+            planned = {p.get("of_scenarios") for p in parts}
+            ran = sum(p.get("scenarios", 0) for p in parts)
+            if len(planned) != 1 or ran != next(iter(planned)):
+                problem = (f"INCOMPLETE: the parts ran {ran} of the run's "
+                           f"{'/'.join(str(x) for x in sorted(planned, key=str))} scenarios")
         if failing:
             whole["verdict"] = "fail"
             for k in ("failure", "scenario", "first_failure_seconds", "failing_index", "failing_pass"):

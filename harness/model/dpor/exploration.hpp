@@ -52,6 +52,9 @@ struct Node {
   unsigned count = 1, index = 0, type = 0;
   // A thread choice.
   ThreadMask enabled = 0, backtrack = 0, done = 0, sleep = 0;
+  // Threads that could run here but were held back: they gave way at a spin hint
+  // after a retry that wrote, and run again only after another thread's step.
+  ThreadMask held = 0;
   unsigned chosen = 0;
   bool blocked = false;  // every enabled thread was asleep here
   // Per thread: the footprint of its step from here — for a thread explored here
@@ -97,7 +100,8 @@ class Exploration {
   // A thread choice among `enabled` (never empty); `current` is preferred when a
   // new node is made (fewer context switches: the search starts at the plain run).
   // Returns the thread.
-  unsigned choose_thread(ThreadMask enabled, unsigned current) {
+  // `held`: threads runnable but held back at this point (a give-way, see Node).
+  unsigned choose_thread(ThreadMask enabled, unsigned current, ThreadMask held = 0) {
     if (depth_ < path_.size()) {  // replaying the prefix of the path
       Node& n = path_[depth_];
       if (!n.thread_choice || !(enabled & bit(n.chosen))) return diverged();
@@ -109,6 +113,7 @@ class Exploration {
     Node n;
     n.thread_choice = true;
     n.enabled = enabled;
+    n.held = held;
     n.sleep = inherited_sleep(n);
     n.frozen = blocked_at_ != SIZE_MAX || forced_;
     ThreadMask awake = enabled & ~n.sleep;
@@ -160,7 +165,10 @@ class Exploration {
   void end_step(unsigned thread, Footprint footprint) {
     if (last_thread_node_ == SIZE_MAX) return;
     Node& n = path_[last_thread_node_];
-    if (n.chosen != thread) return;  // not the step that node started (cannot happen in Relacy's fibers)
+    if (n.chosen != thread) {  // not the step that node started: the run is not the one the path says
+      diverged();
+      return;
+    }
     n.step[thread].merge(footprint);
     Event e;
     e.thread = thread;
@@ -329,9 +337,16 @@ class Exploration {
     if (startable) {
       const unsigned tj = events_[j].thread;
       n.backtrack |= (startable & bit(tj)) ? bit(tj) : bit(lowest(startable));
+    } else if (initials & n.held) {
+      // An initial was only held back there (it gave way): any other thread's step
+      // releases it, not just a step of v or e_i, so every thread enabled there
+      // is a way to the reversal (conservative, as Flanagan-Godefroid's DPOR does
+      // where the initial is not enabled).
+      n.backtrack |= n.enabled & ~n.sleep;
     }
-    // No initial can start at that node (each is blocked there): the race cannot
-    // be reversed from it — the blocked thread waits for a step of v or e_i itself.
+    // Else no initial can start at that node (each is blocked there on a mutex, a
+    // wait or an await): the race cannot be reversed from it — the blocked thread
+    // waits for a step of v or e_i itself, which releases it.
   }
 
   // Depth first: the deepest node with an unexplored alternative; false if none.

@@ -137,6 +137,10 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       has_pending_[t] = false;
     }
     close_step(t);
+    if (search_.diverged_flag()) {  // the step just closed was not the one its node started
+      nondeterministic();
+      return current->index_;  // not reached
+    }
     // A spin hint: an iteration that changed nothing parks the thread until a
     // write it read (awaits.hpp); one that did gives way — the thread runs again
     // only after another thread has taken a step, as Relacy's tree searches treat
@@ -144,7 +148,11 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
-    if ((enabled & ~yielded_) != 0) enabled &= ~yielded_;
+    dpor::ThreadMask held = 0;  // runnable, but giving way after a retry that wrote
+    if ((enabled & ~yielded_) != 0) {
+      held = enabled & yielded_;
+      enabled &= ~yielded_;
+    }
     if (enabled == 0) {
       // Every live thread waits in a spin loop for a write no thread will make
       // (or is blocked): a livelock, as Relacy's depth limit would call it.
@@ -152,7 +160,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
                           rl::test_result_livelock, RL_INFO);
       return current->index_;  // not reached: fail_test leaves this fiber for good
     }
-    const unsigned next = search_.choose_thread(enabled, t);
+    const unsigned next = search_.choose_thread(enabled, t, held);
     if (next == dpor::Exploration::kDiverged) {
       nondeterministic();
       return current->index_;  // not reached
@@ -309,6 +317,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
 
   void publish() {
     dpor_stats() = search_.stats();
+    if (search_.diverged_flag()) dpor_stats().diverged = true;  // a step the path did not start (end_step)
     tree_search_fraction() = search_.explored_fraction();
   }
 
