@@ -5,7 +5,8 @@
 // point; lfcheck's own schedulers also need to know *what* each thread is about
 // to do and what it did:
 //   - the DPOR scheduler (harness/model/dpor/): which steps of two threads are
-//     dependent (same object, at least one write; seq_cst with seq_cst; same
+//     dependent (same object, at least one write; a seq_cst fence with a seq_cst
+//     fence, the one global order in Relacy's model (docs/model.md); same
 //     mutex or condition variable; an allocation or free against an access of
 //     the block), and which spin iterations wrote nothing (spin loops as awaits);
 //   - every run: whether the threads touched shared state at all (a run in

@@ -11,6 +11,9 @@
 #   run     the same for the joined report of the model and lin steps: a failing lin
 #           model layer beside an erring stress layer exits 1 with every run in --json,
 #           and a model step that died is an error run
+#   int     a SIGTERM to the driver alone (a CI's time-out) stops the running step at once
+#           and starts no other: exit 2, the report holds what finished, the interrupted
+#           step and "interrupted: not run" for the steps not started
 #   spec    ./lfcheck run NAME --seed S on a spec-only structure runs its lin model once
 #           (the model step is it; the lin step runs the stress layer): exit 0, no overlap
 set -u
@@ -77,6 +80,48 @@ if case_ run-speconly 0 "" "lin-model:pass lin-stress:pass" -- run speconly --se
   n=$(grep -c '^lin ' "$dir/run-speconly.log")
   [ "$n" -eq 1 ] && ok "run speconly --seed 5: the lin model ran once" || fail "run speconly: the lin model ran $n times"
 fi
+
+# --- interrupted: SIGTERM to the driver's pid alone, as a CI's time-out sends it ------
+# interrupt_case NAME OUTCOMES WANT_RUNS STARTED NOT_STARTED -- ARGS: the driver in the
+# background; once FAKE_LOG shows STARTED running, SIGTERM to the driver alone. It must
+# end within 10 s (the running step stopped at once, not after its 30 s), exit 2 with
+# its report holding WANT_RUNS (what finished, the interrupted step, the steps not
+# started) and agreeing with the exit status, and no step matching NOT_STARTED may run.
+interrupt_case() {
+  local name=$1 outcomes=$2 runs=$3 started=$4 never=$5; shift 6
+  : >"$dir/$name.log"
+  FAKE_OUTCOMES=$outcomes FAKE_LOG=$dir/$name.log "$lfcheck" "$@" --quiet --json "$dir/$name.json" \
+    --junit "$dir/$name.xml" >"$dir/$name.out" 2>"$dir/$name.err" &
+  local pid=$! k
+  for k in $(seq 100); do grep -q "$started" "$dir/$name.log" && break; sleep 0.1; done
+  sleep 0.5  # the stand-in installs its handlers
+  local t0=$SECONDS
+  kill -TERM $pid
+  wait $pid
+  local rc=$? took=$((SECONDS - t0))
+  if [ $rc -ne 2 ] || [ $took -gt 10 ]; then
+    fail "$name: exit $rc after $took s (want 2 within 10 s)"; tail -5 "$dir/$name.err"; return 1
+  fi
+  /usr/bin/python3 "$here/verdict_rules.py" $rc "$dir/$name.json" "$dir/$name.xml" >"$dir/$name.rules" ||
+    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
+  local got
+  got=$(/usr/bin/python3 - "$dir/$name.json" <<'EOF'
+import json, sys
+label = lambda r: "lin-" + r["layer"] if "layer" in r else r.get("check", "model")
+print(" ".join(sorted(label(r) + ":" + r["verdict"] + ("(not run)" if r.get("failure") == "interrupted: not run" else "")
+                      for r in json.load(open(sys.argv[1]))["runs"])))
+EOF
+)
+  [ "$got" = "$runs" ] || { fail "$name: runs '$got', want '$runs'"; return 1; }
+  if grep -q "$never" "$dir/$name.log"; then fail "$name: a step started after the interrupt: $(cat "$dir/$name.log")"; return 1; fi
+  ok "$name: SIGTERM to the driver: exit 2 in $took s, runs $runs"
+}
+interrupt_case int-lin-j1 "lin:correct=interruptible" "lin-model:error lin-stress:error(not run)" '^lin ' '^stress ' -- \
+  lin fake --jobs 1 --scenarios 3
+interrupt_case int-lin-j2 "lin:correct=interruptible,stress:correct=interruptible" "lin-model:error lin-stress:error" \
+  '^stress ' '^none' -- lin fake --jobs 2 --scenarios 3
+interrupt_case int-run "model:correct=interruptible" "lin:error(not run) model:error" '^model ' '^lin \|^stress ' -- \
+  run fake --jobs 1
 
 echo "driver reports truth: $failed failed"
 [ $failed -eq 0 ]

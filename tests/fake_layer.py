@@ -22,6 +22,9 @@ for the correct code. Outcomes:
   exit2     exit 2 (usage or set-up error), no report
   signal    killed by SIGSEGV, no report
   sleep     sleeps 60 s (over any test budget)
+  interruptible  waits up to 30 s for SIGTERM or SIGINT, then does what the runners
+            do (harness/cli/interrupt.hpp): an error run "interrupted" in --json, exit 2
+            (exit 0 with a pass if no signal came)
 Every failing outcome but bare1 also prints the lines the faults test used to read as
 evidence (a structures/ line, a replay line, a shrunk scenario), whether the failure
 is a rejection or not. Unlisted (layer, fault): pass. The fault list
@@ -109,6 +112,18 @@ def main():
 
     if outcome == "sleep":
         time.sleep(60)
+    if outcome == "interruptible":
+        got = []
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            if signal.getsignal(sig) != signal.SIG_IGN:  # an ignored one stays ignored, as in the runners
+                signal.signal(sig, lambda n, _: got.append(n))
+        deadline = time.monotonic() + 30
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if got:
+            report("error", "interrupted")
+            print(f"fake: interrupted (signal {got[0]})")
+            return 2
     if outcome == "signal":
         os.kill(os.getpid(), signal.SIGSEGV)
     if outcome == "exit2":

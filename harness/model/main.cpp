@@ -252,7 +252,9 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
 std::string dpor_bounds(unsigned load_depth) {
   return "no preemption bound; every load choice of Relacy's model with loads reading up to " +
          std::to_string(load_depth) + (load_depth == 1 ? " store" : " stores") +
-         " back (no load buffering); spin loops as awaits; no spurious condition-variable wake-ups";
+         " back (no load buffering); spin loops as awaits, a retry that wrote giving way until another"
+         " thread steps; at most one spurious compare_exchange_weak failure per atomic; Relacy's"
+         " bookkeeping frees not deferred; no spurious condition-variable wake-ups";
 }
 
 // Runs one scenario under one scheduler; returns its record.
