@@ -2,11 +2,12 @@
 # model_algorithms_truth.sh ALGORITHMS SCENARIO [full] — one textbook algorithm of
 # lfcheck-model-algorithms (models/selftest/algorithms/, structure "algorithms"):
 #   correct code   passes under pct (100000 iterations), under the bound-2 search
-#                  (exhaustive), and with "full" under the full search (exhaustive:
-#                  only where it ends within seconds)
+#                  (exhaustive), under DPOR (verified: exhaustive, said so, with its
+#                  bounds) and with "full" under the full search (exhaustive: only
+#                  where it ends within seconds)
 #   every twin     (the faults whose short name starts with SCENARIO_, from the
-#                  catalogue: at least two) fails under pct and under the bound-2
-#                  search, exit 1, with the checker's own words for its bug (the
+#                  catalogue: at least two) fails under pct, under the bound-2
+#                  search and under DPOR, exit 1, with the checker's own words for its bug (the
 #                  table below) and a failure table pointing at the scenario's source
 # Every run's JSON and JUnit also go through verdict_rules.py. No timing is asserted.
 set -u
@@ -28,7 +29,7 @@ expected() {
 }
 
 # --- the correct code passes -------------------------------------------------------
-schedulers="pct bound"
+schedulers="pct bound dpor"
 [ "$full" = full ] && schedulers="$schedulers full"
 for s in $schedulers; do
   if run correct-$s 0 -- "$bin" algorithms --scenario "$scenario" --scheduler $s --jobs 1; then
@@ -39,6 +40,12 @@ for s in $schedulers; do
     else
       [ "$ex" = True ] && ok "$scenario, correct, $s: exhaustive pass in $it executions" ||
         fail "$scenario, correct, $s: exhaustive '$ex' after $it executions"
+      if [ $s = dpor ]; then  # verified: said so, with the bounds that remain
+        grep -q "^verified (dpor ended" "$dir/correct-$s.out" &&
+          [ -n "$(field "$dir/correct-$s.json" 0 bounds)" ] &&
+          ok "$scenario, correct, dpor: the summary says verified, the JSON names its bounds" ||
+          fail "$scenario, correct, dpor: no 'verified' line or no bounds in the JSON"
+      fi
     fi
   fi
 done
@@ -52,7 +59,7 @@ for f in $faults; do
   want=$(expected "$short")
   if [ -z "$want" ]; then fail "$f: no expected failure in this script's table"; continue; fi
   words=${want%%|*} message=${want#*|}
-  for s in pct bound; do
+  for s in pct bound dpor; do
     name=$short-$s
     run "$name" 1 -- "$bin" algorithms --scenario "$scenario" --fault "$f" --scheduler $s --first-failure \
       --history --jobs 1 --artifacts "$dir/arts" || continue

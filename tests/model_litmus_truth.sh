@@ -12,9 +12,9 @@
 #              only where C++ allows the weak outcome, unreached only where it
 #              forbids it)
 #   correct    without a fault every scenario passes the full search, exhaustively
-#   reached    with litmus.weak_seen the full and bound-2 searches and pct fail,
+#   reached    with litmus.weak_seen the full, bound-2 and DPOR searches and pct fail,
 #              exit 1, USER ASSERT FAILED with the litmus check's message
-#   unreached, with litmus.weak_seen the full and bound-2 searches pass,
+#   unreached, with litmus.weak_seen the full, bound-2 and DPOR searches pass,
 #   limit      exhaustively, and pct passes 100000 sampled executions
 # Every run's JSON and JUnit also go through verdict_rules.py. No timing is asserted.
 set -u
@@ -56,7 +56,7 @@ while read -r name cpp rc11 relacy; do
     [ "$(field "$dir/$name-correct.json" 0 exhaustive)" = True ] ||
       fail "$name, correct code, full: not exhaustive"
   fi
-  for s in full bound pct; do
+  for s in full bound dpor pct; do
     args=(litmus --scenario $name --fault litmus.weak_seen --scheduler $s --jobs 1)
     if [ $relacy = reached ]; then
       run $name-$s 1 -- "$bin" "${args[@]}" --first-failure --history --artifacts "$dir/arts" || continue
