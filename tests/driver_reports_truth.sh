@@ -14,6 +14,7 @@
 #   int     a SIGTERM to the driver alone (a CI's time-out) stops the running step at once
 #           and starts no other: exit 2, the report holds what finished, the interrupted
 #           step and "interrupted: not run" for the steps not started
+#   stale   a run that ends before writing its report leaves none (not an earlier one)
 #   spec    ./lfcheck run NAME --seed S on a spec-only structure runs its lin model once
 #           (the model step is it; the lin step runs the stress layer): exit 0, no overlap
 set -u
@@ -122,6 +123,22 @@ interrupt_case int-lin-j2 "lin:correct=interruptible,stress:correct=interruptibl
   '^stress ' '^none' -- lin fake --jobs 2 --scenarios 3
 interrupt_case int-run "model:correct=interruptible" "lin:error(not run) model:error" '^model ' '^lin \|^stress ' -- \
   run fake --jobs 1
+
+# --- an earlier run's report never stands beside a later run's exit status ------------
+# A run that ends before it writes its report (here: a set-up error) leaves none: the
+# file an earlier, passing run wrote at the same path is gone.
+for cmd in lin run; do
+  printf '{"runs":[{"structure":"fake","verdict":"pass","seconds":0}]}\n' >"$dir/stale-$cmd.json"
+  cp "$dir/stale-$cmd.json" "$dir/stale-$cmd.xml"
+  case $cmd in
+    lin) LFCHECK_BUILD_DIR=$build "$lfcheck" lin fake --layer nosuch --json "$dir/stale-$cmd.json" --junit "$dir/stale-$cmd.xml" >/dev/null 2>&1 ;;
+    run) LFCHECK_BUILD_DIR=$dir/no-such-build "$lfcheck" run --json "$dir/stale-$cmd.json" --junit "$dir/stale-$cmd.xml" >/dev/null 2>&1 ;;
+  esac
+  rc=$?
+  [ $rc -eq 2 ] && [ ! -e "$dir/stale-$cmd.json" ] && [ ! -e "$dir/stale-$cmd.xml" ] &&
+    ok "$cmd: a set-up error (exit 2) leaves no earlier report at --json/--junit" ||
+    fail "$cmd: exit $rc, and the earlier passing report is $( [ -e "$dir/stale-$cmd.json" ] && echo still there || echo gone)"
+done
 
 echo "driver reports truth: $failed failed"
 [ $failed -eq 0 ]

@@ -280,10 +280,13 @@ def merge_matrices(docs, paths, out_path, junit_path):
     if junit_path:
         with open(junit_path, "w") as out:
             out.write(matrix_junit(faults, correct, missed, bad, "; ".join(problems) or incomplete))
-    if problems:
-        return 2
+    # The one rule (verdicts.py): 1 if a fault was missed or the correct code failed,
+    # else 2 if the matrices could not be joined whole (overlap, settings, a missing
+    # shard), else 0 — as the JUnit written above says (a <failure> wins over an <error>).
     if not ok:
         return 1
+    if problems:
+        return 2
     return 0 if merged["complete"] else 2
 
 
