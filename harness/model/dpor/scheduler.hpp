@@ -143,8 +143,9 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     }
     // A spin hint: an iteration that changed nothing parks the thread until a
     // write it read (awaits.hpp); one that did gives way — the thread runs again
-    // only after another thread has taken a step, as Relacy's tree searches treat
-    // a yield (else a retry loop that writes would be explored spinning forever).
+    // only after another thread has taken a step (else a retry loop that writes
+    // would be explored spinning forever). Relacy's tree searches hold a yielder
+    // longer, until every other live thread has stepped: DPOR explores a superset.
     if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
