@@ -143,9 +143,10 @@ def join_parts(runs):
         elif len(set(indices)) == len(indices) and len(indices) < next(iter(totals)):
             missing = sorted(set(range(next(iter(totals)))) - set(indices))
             problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {next(iter(totals))} are missing"
-        elif not failing and {p.get("of_scenarios") for p in parts} != {None}:
-            # Every shard ran all its scenarios unless it failed (it stops there): the
-            # parts together hold the run's every scenario, or the run is not all here.
+        elif not failing and not broken and {p.get("of_scenarios") for p in parts} != {None}:
+            # Every shard ran all its scenarios unless it failed (it stops there) or
+            # erred (its own failure says why): the parts together hold the run's every
+            # scenario, or the run is not all here.
             planned = {p.get("of_scenarios") for p in parts}
             ran = sum(p.get("scenarios", 0) for p in parts)
             if len(planned) != 1 or ran != next(iter(planned)):
