@@ -29,7 +29,7 @@
 # lfcheck-stress and lfcheck-props (linked from the same objects: `./lfcheck model`
 # with no name, the kill matrix). It registers the structure's ctest tests with the
 # labels lfcheck's own get (model.NAME, props.NAME, stress.tsan.NAME, lin.model.NAME,
-# ..., nightly.*), and the faults tests (model.NAME.faults_caught, ...) for each layer
+# ...; the one `nightly` test, ./lfcheck nightly), and the faults tests (model.NAME.faults_caught, ...) for each layer
 # that some seeded fault of the catalogue names: none for a structure without faults.
 # <build>/lfcheck-manifest.txt lists the structures and their layers for ./lfcheck.
 #
@@ -319,19 +319,6 @@ function(_lfcheck_add_tests name layers why headers)
     add_test(NAME stress.asan.${_s} COMMAND ${checked} ${out}/stress-asan-${_s}.json --
                                             ${asan} ${_s} --ops ${ops} --quiet --json ${out}/stress-asan-${_s}.json)
     set_tests_properties(stress.asan.${_s} PROPERTIES LABELS "stress;asan" TIMEOUT 900)
-    # Nightly: one hour under TSan (ctest --preset nightly, or ctest -L nightly).
-    add_test(NAME nightly.stress.tsan.${_s} COMMAND ${checked} ${out}/nightly-tsan-${_s}.json
-                                                    ${out}/nightly-tsan-${_s}.xml --
-                                                    ${tsan} ${_s} --duration 3600 --threads 8
-                                                    --json ${out}/nightly-tsan-${_s}.json
-                                                    --junit ${out}/nightly-tsan-${_s}.xml)
-    set_tests_properties(nightly.stress.tsan.${_s} PROPERTIES LABELS "nightly" TIMEOUT 4000)
-    if("model" IN_LIST layers)
-      add_test(NAME nightly.model.${_s} COMMAND ${checked} ${out}/nightly-model-${_s}.json --
-                                                $<TARGET_FILE:lfcheck-model-${_s}> ${_s} --iterations 10000000
-                                                --bound 3 --json ${out}/nightly-model-${_s}.json)
-      set_tests_properties(nightly.model.${_s} PROPERTIES LABELS "nightly" TIMEOUT 20000)
-    endif()
   endif()
 
   # Linearizability against the spec (lfcheck lin): generated scenarios under Relacy
@@ -348,10 +335,6 @@ function(_lfcheck_add_tests name layers why headers)
                                                ${tsan} ${_s} --workload lin.* --lin-scenarios ${lin_scenarios}
                                                --ops ${ops} --quiet --json ${out}/lin-tsan-${_s}.json)
     set_tests_properties(lin.stress.tsan.${_s} PROPERTIES LABELS "lin;stress;tsan" TIMEOUT 900)
-    add_test(NAME nightly.lin.${_s} COMMAND ${driver} lin ${_s} --scenarios 2000 --quiet
-                                            --json ${out}/nightly-lin-${_s}.json)
-    set_tests_properties(nightly.lin.${_s} PROPERTIES LABELS "nightly" TIMEOUT 20000
-                         ENVIRONMENT "LFCHECK_BUILD_DIR=${CMAKE_BINARY_DIR};LFCHECK_SKIP_SETUP=1")
   endif()
 
   # The faults tests, for the layers some fault of the catalogue names. The
@@ -443,6 +426,15 @@ function(_lfcheck_finalize)
   if(LFCHECK_SANITIZER_SUBBUILDS AND objects)
     _lfcheck_sanitizer_subbuilds()
   endif()
+
+  # The nightly (ctest --preset nightly, or ctest -L nightly): ./lfcheck nightly, the
+  # one definition of a night, for $LFCHECK_NIGHTLY_BUDGET (default 8h) of checks.
+  get_property(driver GLOBAL PROPERTY LFCHECK_DRIVER)
+  set(out ${CMAKE_BINARY_DIR}/lfcheck-results)
+  add_test(NAME nightly COMMAND /bin/sh -c "exec \"$0\" nightly --budget \"\${LFCHECK_NIGHTLY_BUDGET:-8h}\" --json \"$1\" --junit \"$2\""
+                                ${driver} ${out}/nightly.json ${out}/nightly.xml)
+  set_tests_properties(nightly PROPERTIES LABELS "nightly" TIMEOUT 100000
+                       ENVIRONMENT "LFCHECK_BUILD_DIR=${CMAKE_BINARY_DIR};LFCHECK_SKIP_SETUP=1")
 
   get_property(lines GLOBAL PROPERTY LFCHECK_MANIFEST)
   string(REPLACE ";" "\n" lines "${lines}")

@@ -84,7 +84,7 @@ install(FILES property_tests/spec_state_machine.hpp property_tests/fault_selecti
 # The runners are libraries (cmake/LfcheckRunners.cmake); a project compiles only
 # this unit of theirs (the sanitizer options of its stress binaries).
 install(FILES harness/stress/sanitizer_defaults.cpp DESTINATION ${_share}/harness/stress)
-install(FILES tools/mutants.py tools/merge_reports.py tools/lin_report.py tools/verdicts.py tools/one_line_argparse.py
+install(FILES tools/mutants.py tools/merge_reports.py tools/lin_report.py tools/verdicts.py tools/one_line_argparse.py tools/nightly.py
         DESTINATION ${_share}/tools)
 install(FILES cmake/LfcheckFaultsTests.cmake DESTINATION ${_share}/cmake)
 install(DIRECTORY sanitizer_configs DESTINATION ${_share})

@@ -63,7 +63,7 @@ from mutants import ERROR, OVER_BUDGET, judge, matrix_junit
 from verdicts import exit_status, junit, summary, testcase_name
 
 IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
-            "shard")
+            "shard", "sanitizer", "nightly_part", "chunk", "correct_code")
 SUMMED = ("scenarios", "executions", "verified_scenarios", "exhaustive_scenarios", "shrink_runs", "seconds")
 # What a lin run's parts must share to be parts of one run: the size of the whole and
 # the settings every scenario ran with (lfcheck-lin-model's records).
@@ -225,7 +225,7 @@ def signature(run):
 def merge_matrices(docs, paths, out_path, junit_path):
     """The kill matrices of mutants shards as one matrix (see the module's doc)."""
     problems = []
-    same = {k: {json.dumps(d.get(k)) for d in docs} for k in ("seeds", "budget_seconds", "layers", "allow_unchecked")}
+    same = {k: {json.dumps(d.get(k)) for d in docs} for k in ("seeds", "first_seed", "budget_seconds", "layers", "allow_unchecked")}
     for k, values in same.items():
         if len(values) > 1:
             problems.append(f"the matrices differ in {k}: {', '.join(sorted(values))}")
@@ -265,7 +265,8 @@ def merge_matrices(docs, paths, out_path, junit_path):
     merged = {"faults": faults, "correct_code": correct,
               "false_alarms": sum(c.get("caught_seeds", 0) for c in correct),
               "unchecked": sum(c["status"] in (OVER_BUDGET, ERROR) for c in correct),
-              "seeds": docs[0].get("seeds"), "budget_seconds": docs[0].get("budget_seconds"), "layers": layers,
+              "seeds": docs[0].get("seeds"), "first_seed": docs[0].get("first_seed"),
+              "budget_seconds": docs[0].get("budget_seconds"), "layers": layers,
               "allow_unchecked": allow, "complete": complete and not problems}
     print(f"merged {len(faults)} faults and {len(correct)} correct-code cells from {len(docs)} matrices: "
           f"kill rate overall {caught}/{len(faults)}, false alarms {merged['false_alarms']}")
@@ -291,6 +292,34 @@ def merge_matrices(docs, paths, out_path, junit_path):
     return 0 if merged["complete"] else 2
 
 
+def check_nights(nights):
+    """The shards of a nightly (`lfcheck nightly --shard I/N`: a "nightly" record each)
+    are one night only if they share its seed and budget and all N are here once; else
+    an INCOMPLETE (or OVERLAP) error run. What the shards did not check is printed."""
+    if not nights:
+        return []
+    problems = []
+    kinds = {(n.get("seed"), n.get("budget_seconds"), shard_of(n.get("shard", ""))[1]) for _, n in nights}
+    if len(kinds) > 1:
+        problems.append(merge_error("(nightly)", "INCOMPLETE: the nightly reports are of different nights "
+                                    "(seed, budget, shards): " + ", ".join(sorted(map(str, kinds)))))
+        return problems
+    total = shard_of(nights[0][1].get("shard", ""))[1]
+    have = {}
+    for path, n in nights:
+        i = shard_of(n.get("shard", ""))[0]
+        if i in have:
+            problems.append(merge_error("(nightly)", f"OVERLAP: nightly shard {i}/{total} twice: {have[i]} and {path}"))
+        have.setdefault(i, path)
+    missing = [f"{i}/{total}" for i in range(total) if i not in have]
+    if missing:
+        problems.append(merge_error("(nightly)", f"INCOMPLETE: the nightly's shards {', '.join(missing)} are missing"))
+    for _, n in nights:
+        for u in n.get("unchecked", []):
+            print(f"nightly shard {n.get('shard')}: not checked: {u.get('part')}: {u.get('reason')}")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(prog="lfcheck merge", description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="+")
@@ -299,7 +328,7 @@ def main():
     ap.add_argument("--keep-shards", action="store_true",
                     help="keep the shard parts of a run apart (one shard's report), not summed into the run")
     a = ap.parse_args()
-    runs, junit_texts, matrices, matrix_paths, unreadable = [], [], [], [], []
+    runs, junit_texts, matrices, matrix_paths, unreadable, nights = [], [], [], [], [], []
     for path in a.files:
         try:
             text = open(path).read()
@@ -316,6 +345,8 @@ def main():
                 matrix_paths.append(path)
                 continue
             runs += [dict(r, _from=path) for r in doc["runs"]]
+            if isinstance(doc.get("nightly"), dict):
+                nights.append((path, doc["nightly"]))
         except (ValueError, KeyError, TypeError) as e:
             unreadable.append(f"{path} is neither a {{\"runs\":[...]}} report, a kill matrix nor JUnit: {e}")
     for u in unreadable:
@@ -347,6 +378,7 @@ def main():
         runs, plans = check_plans(runs)
         if plans:
             print(f"checked {plans} sharded plans for all their runs")
+    problems += check_nights(nights)
     runs += problems
     groups = {}
     for r in runs:

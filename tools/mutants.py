@@ -187,7 +187,7 @@ def compact(n):
 def measure(a, layer, structure, fault):
     """Runs one layer over the seeds; returns the cell of the matrix."""
     caught, secs, work, timeouts, errors, clean = 0, [], [], 0, [], 0
-    for seed in range(1, a.seeds + 1):
+    for seed in range(a.first_seed, a.first_seed + a.seeds):
         outcome, s, w = RUNNERS[layer](a, structure, fault, seed)
         if outcome == NO_SPEC:
             return {"caught": False, "seeds": 0, "caught_seeds": 0, "clean_seeds": 0, "status": NO_SPEC}
@@ -295,6 +295,9 @@ def main():
     ap.add_argument("--stress-seconds", type=float, default=10.0,
                     help="duration of each stress run (default 10)")
     ap.add_argument("--seeds", type=int, default=5, help="seeds per layer and fault (default 5)")
+    ap.add_argument("--first-seed", type=int, default=1,
+                    help="the seeds are FIRST .. FIRST+SEEDS-1 (default 1; 1 to 1000: a model seed is at most 1000); "
+                         "./lfcheck nightly runs one seed a night, picked by the night's seed")
     ap.add_argument("--allow-unchecked", action="store_true",
                     help="report an over-budget correct-code cell as unchecked without failing "
                          "the matrix (it is never counted as clean)")
@@ -314,6 +317,8 @@ def main():
     ap.add_argument("--check-args", action="store_true",
                     help=argparse.SUPPRESS)  # ./lfcheck: validate the arguments before building
     a = ap.parse_args()
+    if not 1 <= a.first_seed or a.first_seed + a.seeds - 1 > 1000:
+        ap.error("--first-seed and --seeds must keep the seeds within 1..1000")
     if a.seeds < 1 or a.budget <= 0 or a.stress_seconds <= 0 or a.lin_scenarios < 1:
         ap.error("--seeds, --budget, --stress-seconds and --lin-scenarios must be positive")
     a.shard_index, a.shards = shard_of(a.shard, ap)
@@ -454,7 +459,7 @@ def main():
                        "expected": r["expected"], "layers": r["layers"]} for r in results],
            "correct_code": correct, "false_alarms": false_alarms,
            "unchecked": len(tally[OVER_BUDGET]) + len(tally[ERROR]),
-           "seeds": a.seeds, "budget_seconds": a.budget, "layers": list(layers),
+           "seeds": a.seeds, "first_seed": a.first_seed, "budget_seconds": a.budget, "layers": list(layers),
            "allow_unchecked": a.allow_unchecked, "complete": not interrupted}
     if a.shards > 1:
         doc["shard"] = {"index": a.shard_index, "total": a.shards}

@@ -84,8 +84,9 @@ struct Options {
   bool seed_given = false, list = false, list_faults = false, history = false;
 };
 
-// Prints and saves one structure's failure; returns the record's details.
-std::string report(const LinEntry& e, const Options& o, const LinSummary& sum) {
+// Prints and saves one structure's failure; returns the record's details, and in
+// `artifacts` the stem of the artifacts written (STEM.replay, STEM.trace.json; "" if none).
+std::string report(const LinEntry& e, const Options& o, const LinSummary& sum, std::string& artifacts) {
   const LinOutcome& out = sum.outcome;
   std::printf("\n=== lin %s (model, %s scheduler%s) FAILED: %s ===\n", e.structure.c_str(),
               out.scheduler.c_str(), o.fault.empty() ? "" : (", fault " + o.fault).c_str(), out.failure.c_str());
@@ -100,9 +101,11 @@ std::string report(const LinEntry& e, const Options& o, const LinSummary& sum) {
   replay.set("state", out.state).set("scenario", sum.encoded).set("failure", out.failure);
   std::string stem = "lin." + e.structure + "." + out.scheduler;
   if (!o.fault.empty()) stem += "." + std::string(fault_short_name(o.fault));
-  if (!out.history.empty())
-    write_model_failure(out.history, static_cast<int>(kMaxThreads), "lin " + e.structure + ": " + out.failure,
-                        o.artifacts, stem, replay, o.history);
+  if (!out.history.empty()) {
+    artifacts = write_model_failure(out.history, static_cast<int>(kMaxThreads),
+                                    "lin " + e.structure + ": " + out.failure, o.artifacts, stem, replay, o.history)
+                    .stem;
+  }
   return sum.scenario + "\n" + out.table;
 }
 
@@ -305,7 +308,9 @@ int main_impl(int argc, char** argv) {
       // Which generated scenario, in which pass: the unsharded run stops at the first failure
       // in (pass, index) order, so lfcheck merge keeps the part whose failure comes first so.
       r.num("failing_index", sum.failing_index).str("failing_pass", sum.failing_pass ? "search" : "sampled");
-      r.details = report(e, o, sum);
+      std::string artifacts;
+      r.details = report(e, o, sum, artifacts);
+      if (!artifacts.empty()) r.str("replay", artifacts + ".replay").str("trace", artifacts + ".trace.json");
     }
     runs.push_back(std::move(r));
     std::fflush(stdout);

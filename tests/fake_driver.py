@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+"""fake_driver.py --build DIR COMMAND [args]: a stand-in for ./lfcheck with scripted
+outcomes, so tests/nightly_truth.sh can check how ./lfcheck nightly (tools/nightly.py)
+plans, shards, stops and reports, in seconds.
+
+Commands: faults (the catalogue: fake.a and fake.b of structure "fake"), and model,
+lin, stress (--sanitizer thread|address) and mutants, which write a report to --json
+(and a JUnit file to --junit) after FAKE_SECONDS (default 0.2) seconds.
+FAKE_OUTCOMES (environment): comma-separated KIND=OUTCOME, KIND one of model, lin,
+tsan, asan, mutants; unlisted: pass. Outcomes:
+  pass      exit 0, a passing run with some work
+  fail      exit 1, a failing run with a replay file (always, with --fault)
+  signal    killed by SIGSEGV, no report
+  interruptible  waits up to 30 s for SIGTERM, then writes an "interrupted" error
+            run and exits 2 (exit 0 with a pass if no signal came)
+  missed    mutants: fault fake.b is missed by every layer (exit 1)
+FAKE_LOG (if set): each command appends "COMMAND ARGS" to it."""
+import json
+import os
+import signal
+import sys
+import time
+
+
+def option(args, name, default=None):
+    return args[args.index(name) + 1] if name in args else default
+
+
+def main(argv):
+    if argv[:1] == ["--build"]:
+        argv = argv[2:]
+    cmd, args = argv[0], argv[1:]
+    if os.environ.get("FAKE_LOG"):
+        with open(os.environ["FAKE_LOG"], "a") as log:
+            log.write(" ".join([cmd] + args) + "\n")
+    if cmd == "faults":
+        print("fake.a  [fake, caught by: model] a fake fault")
+        print("fake.b  [fake, caught by: props] another")
+        return 0
+    kind = cmd
+    if cmd == "stress":
+        kind = "tsan" if option(args, "--sanitizer", "thread") == "thread" else "asan"
+    outcomes = dict(kv.split("=", 1) for kv in os.environ.get("FAKE_OUTCOMES", "").split(",") if kv)
+    outcome = outcomes.get(kind, "pass")
+    if "--fault" in args:
+        outcome = "fail"
+    structure = args[0] if args and not args[0].startswith("-") else "fake"
+    json_path, junit_path = option(args, "--json"), option(args, "--junit")
+    got = []
+    signal.signal(signal.SIGTERM, lambda *_: got.append(1))
+    if outcome == "interruptible":
+        end = time.monotonic() + 30
+        while not got and time.monotonic() < end:
+            time.sleep(0.05)
+    else:
+        time.sleep(float(os.environ.get("FAKE_SECONDS", "0.2")))
+    if outcome == "signal":
+        signal.signal(signal.SIGSEGV, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if cmd == "mutants":
+        seed = int(option(args, "--first-seed", "1"))
+        layer = {"caught": True, "seeds": 1, "caught_seeds": 1, "clean_seeds": 0, "seconds": 0.1}
+        miss = {"caught": False, "seeds": 1, "caught_seeds": 0, "clean_seeds": 1}
+        b = miss if outcome == "missed" else layer
+        doc = {"faults": [{"name": "fake.a", "mechanism": "fake", "caught": True, "expected": "model",
+                           "layers": {"model": layer}},
+                          {"name": "fake.b", "mechanism": "fake", "caught": b["caught"], "expected": "model",
+                           "layers": {"model": b}}],
+               "correct_code": [{"structure": "fake", "layer": "model", "status": "clean", "seeds": 1,
+                                 "caught_seeds": 0, "clean_seeds": 1}],
+               "seeds": 1, "first_seed": seed, "layers": ["model"], "allow_unchecked": False,
+               "complete": True}
+        if json_path:
+            json.dump(doc, open(json_path, "w"))
+        return 1 if outcome == "missed" else 0
+    run = {"structure": structure, "seed": int(option(args, "--seed", "0"))}
+    if cmd == "lin":
+        run.update(layer="model", scenarios=int(option(args, "--scenarios", "100")), executions=1000)
+    elif cmd == "stress":
+        run.update(workload="w", threads=int(option(args, "--threads", "4")), ops=5000, sanitizer=kind)
+    else:
+        run.update(scenario="s", scheduler="pct", iterations=1000)
+    if got:
+        run.update(verdict="error", failure="interrupted", seconds=0.1)
+        status = 2
+    elif outcome == "fail":
+        replay = os.path.join(os.environ.get("LFCHECK_ARTIFACTS", "/tmp"), f"fake.{kind}.replay")
+        open(replay, "w").write("lfcheck-replay 1\n")
+        run.update(verdict="fail", failure="FAKE FAILURE: " + (option(args, "--fault") or "none"), replay=replay,
+                   seconds=0.1)
+        status = 1
+    else:
+        run.update(verdict="pass", seconds=0.1)
+        status = 0
+    if json_path:
+        json.dump({"runs": [run]}, open(json_path, "w"))
+    if junit_path:
+        open(junit_path, "w").write('<?xml version="1.0"?>\n<testsuites></testsuites>\n')
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

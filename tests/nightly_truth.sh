@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# nightly_truth.sh LFCHECK — ./lfcheck nightly (tools/nightly.py) plans, shards, stops
+# and reports as it says, on a stand-in driver with scripted outcomes
+# (tests/fake_driver.py) and a build of two structures ("fake": every layer; "plain":
+# stress only), in seconds (LFCHECK_NIGHTLY_ANY_BUDGET lets budgets of seconds through).
+#   plan     every part of the plan ran, the shares add up to the budget, the model and
+#            lin parts repeat chunks at new seeds while their share lasts, the stress
+#            parts get their share as --duration; report and exit status agree
+#   shards   3 shards of one night run every part of the unsharded plan once; ./lfcheck
+#            merge of the 3 is the night (exit 0), of 2 of them INCOMPLETE (exit 2)
+#   fault    --fault: the fault's failure is in the report with its replay line, exit 1
+#   missed   a kill-matrix row whose fault no layer caught fails the night (exit 1)
+#   died     a chunk killed by a signal (no report) is an error run (exit 2)
+#   sigterm  SIGTERM halfway: the running chunk is stopped, the parts not started are
+#            "interrupted: not run", the report is written, exit 2
+#   deadline a chunk still running at the budget's end (plus the grace) is stopped and
+#            its run is an error that says so, exit 2
+#   usage    bad arguments are one line and exit 2, before anything is built
+set -u
+lfcheck=$1
+source "$(dirname "$0")/truth_lib.sh"
+build=$dir/build
+mkdir -p "$build"
+printf 'lfcheck-manifest 1\nproject\tfake\nsanitizer_subbuilds\tON\n' >"$build/lfcheck-manifest.txt"
+printf 'structure\tfake\tmodel,lin-model,stress,props,spec\t-\n' >>"$build/lfcheck-manifest.txt"
+printf 'structure\tplain\tstress\tNO_MODEL\n' >>"$build/lfcheck-manifest.txt"
+export LFCHECK_NIGHTLY_ANY_BUDGET=1 FAKE_SECONDS=0.2
+nightly() {  # NAME WANT -- ARGS: tools/nightly.py on the stand-in driver
+  local name=$1 want=$2; shift 3
+  timeout 300 /usr/bin/python3 "$here/../tools/nightly.py" --driver "$here/fake_driver.py" --build "$build" \
+    --out "$dir/$name.out.d" --json "$dir/$name.json" --junit "$dir/$name.xml" "$@" >"$dir/$name.out" 2>"$dir/$name.err"
+  rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    fail "$name: exit $rc, want $want"; tail -n 12 "$dir/$name.out" "$dir/$name.err"; return 1
+  fi
+  /usr/bin/python3 "$here/verdict_rules.py" "$rc" "$dir/$name.json" "$dir/$name.xml" >"$dir/$name.rules" ||
+    { fail "$name: $(cat "$dir/$name.rules")"; return 1; }
+  return 0
+}
+q() {  # FILE EXPR: a Python expression over the report d (nightly: d["nightly"], runs: d["runs"])
+  /usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); n = d["nightly"]; runs = d["runs"]
+parts = {p["part"]: p for p in n["parts"]}
+print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# plan
+if FAKE_LOG=$dir/plan.log nightly plan 0 -- --budget 20 --seed 5; then
+  got=$(q "$dir/plan.json" 'sorted(p for p in parts if not p.startswith("kill-matrix"))')
+  want="['asan.fake', 'asan.plain', 'lin.fake', 'model.fake', 'tsan.fake', 'tsan.plain']"
+  [ "$got" = "$want" ] && ok "plan: the parts of both structures" || fail "plan: parts $got, want $want"
+  share=$(q "$dir/plan.json" 'round(sum(p["share_seconds"] for p in n["parts"]))')
+  [ "$share" = 20 ] && ok "plan: the shares add up to the budget" || fail "plan: shares $share, want 20"
+  chunks=$(q "$dir/plan.json" 'parts["model.fake"]["chunks"] > 2 and parts["lin.fake"]["chunks"] > 2')
+  [ "$chunks" = True ] && ok "plan: model and lin repeat chunks while their share lasts" ||
+    fail "plan: model/lin chunks $(q "$dir/plan.json" '(parts["model.fake"]["chunks"], parts["lin.fake"]["chunks"])')"
+  seeds=$(grep '^lin fake' "$dir/plan.log" | sed 's/.*--seed \([0-9]*\).*/\1/' | sort | uniq -d | wc -l)
+  [ "$seeds" = 0 ] && ok "plan: every lin chunk has its own seed" || fail "plan: lin chunks repeat a seed"
+  grep -q '^stress plain --sanitizer address --duration [0-9]* --threads' "$dir/plan.log" &&
+    ok "plan: a stress part runs for its share (--duration)" || fail "plan: no ASan stress run of plain with --duration"
+  grep -q '^mutants --seeds 1 --first-seed 6 --shard' "$dir/plan.log" &&
+    ok "plan: the kill matrix at the night's seed" || fail "plan: no kill matrix run at seed 6"
+  grep -q '^split of the night: model' "$dir/plan.out" && ok "plan: the split is stated" || fail "plan: no split line"
+  spent=$(q "$dir/plan.json" 'n["seconds"] <= 20 + 5')
+  [ "$spent" = True ] && ok "plan: within the budget" || fail "plan: took $(q "$dir/plan.json" 'n["seconds"]') s of 20"
+fi
+
+# shards
+all_parts=$(q "$dir/plan.json" 'sorted(parts)' 2>/dev/null)
+shard_parts=""
+for i in 0 1 2; do
+  nightly shard$i 0 -- --budget 10 --seed 5 --shard $i/3 || continue
+  shard_parts="$shard_parts $(q "$dir/shard$i.json" '" ".join(parts)')"
+done
+got=$(/usr/bin/python3 -c 'import sys; print(sorted(sys.argv[1].split()))' "$shard_parts")
+[ "$got" = "$all_parts" ] && ok "shards: 3 shards run the unsharded plan's parts, each once" ||
+  fail "shards: parts $got, want $all_parts"
+"$lfcheck" merge "$dir/shard0.json" "$dir/shard1.json" "$dir/shard2.json" --json "$dir/merged.json" >"$dir/merge.out" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "shards: the merge of all 3 is the night (exit 0)" || { fail "shards: merge exit $rc"; cat "$dir/merge.out"; }
+"$lfcheck" merge "$dir/shard0.json" "$dir/shard2.json" --json "$dir/merged2.json" >"$dir/merge2.out" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "INCOMPLETE: the nightly's shards 1/3 are missing" "$dir/merge2.out" &&
+  ok "shards: the merge of 2 of 3 is INCOMPLETE (exit 2)" || { fail "shards: merge of 2 exit $rc"; cat "$dir/merge2.out"; }
+
+# fault
+if nightly fault 1 -- --budget 10 --seed 5 --fault fake.a; then
+  grep -q "FAKE FAILURE: fake.a" "$dir/fault.out" && grep -q "replay: $here/fake_driver.py replay $dir/fault.out.d/artifacts/" "$dir/fault.out" &&
+    ok "fault: the fault's failure and its replay line are in the summary" || fail "fault: no failure or replay line in the summary"
+  got=$(q "$dir/fault.json" 'sorted({r["nightly_part"] for r in runs if r["verdict"] == "fail" and r.get("replay")})')
+  [ "$got" = "['asan.fake', 'lin.fake', 'model.fake', 'tsan.fake']" ] &&
+    ok "fault: every part of the fault's structure ran it and failed with a replay file" || fail "fault: failing parts $got"
+  got=$(q "$dir/fault.json" 'sorted(u["part"] for u in n["unchecked"])')
+  [ "$got" = "['*.plain', 'kill-matrix', 'model.plain', 'lin.plain']" ] || [[ "$got" == *"'*.plain'"*"'kill-matrix'"* ]] &&
+    ok "fault: the other structure and the kill matrix are listed as not checked" || fail "fault: unchecked $got"
+fi
+
+# missed
+if FAKE_OUTCOMES=mutants=missed nightly missed 1 -- --budget 10 --seed 5; then
+  got=$(q "$dir/missed.json" '[r["failure"] for r in runs if r.get("fault") == "fake.b" and r["verdict"] == "fail"][:1]')
+  [[ "$got" == *MISSED* ]] && ok "missed: the missed fault fails the night" || fail "missed: no failing run of fake.b ($got)"
+fi
+
+# died
+if FAKE_OUTCOMES=lin=signal nightly died 2 -- --budget 10 --seed 5; then
+  got=$(q "$dir/died.json" '[r["failure"] for r in runs if r["nightly_part"] == "lin.fake" and r["verdict"] == "error"][:1]')
+  [[ "$got" == *"NO REPORT"*"signal 11"* ]] && ok "died: a chunk killed by a signal is an error run" || fail "died: $got"
+fi
+
+# sigterm
+FAKE_OUTCOMES=lin=interruptible /usr/bin/python3 "$here/../tools/nightly.py" --driver "$here/fake_driver.py" \
+  --build "$build" --out "$dir/term.out.d" --json "$dir/term.json" --junit "$dir/term.xml" --budget 30 --seed 5 \
+  >"$dir/term.out" 2>"$dir/term.err" &
+pid=$!
+for _ in $(seq 600); do grep -q "lin.fake chunk 0" "$dir/term.out" 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ $rc = 2 ] && /usr/bin/python3 "$here/verdict_rules.py" 2 "$dir/term.json" "$dir/term.xml" >"$dir/term.rules"; then
+  got=$(q "$dir/term.json" '(sorted(r["nightly_part"] for r in runs if r.get("failure") == "interrupted: not run"), [r["failure"] for r in runs if r["nightly_part"] == "lin.fake"], parts["model.fake"]["verdict"])')
+  [[ "$got" == "(['asan.fake', 'asan.plain', "*"'tsan.fake', 'tsan.plain'], ['interrupted'], 'pass')" ]] &&
+    ok "sigterm: exit 2; what finished kept, the stopped chunk and the parts not started marked" || fail "sigterm: $got"
+else
+  fail "sigterm: exit $rc (want 2) or report: $(cat "$dir/term.rules" 2>/dev/null)"; tail -5 "$dir/term.out"
+fi
+
+# deadline
+if FAKE_OUTCOMES=model=interruptible LFCHECK_NIGHTLY_GRACE=1 nightly deadline 2 -- --budget 3 --seed 5; then
+  got=$(q "$dir/deadline.json" '[r["failure"] for r in runs if r["nightly_part"] == "model.fake"][:1]')
+  [[ "$got" == *"the nightly's budget ended during this run"* ]] &&
+    ok "deadline: the chunk over the budget is stopped, an error that says so" || fail "deadline: $got"
+fi
+
+# usage (through ./lfcheck: refused before anything is built)
+for bad in "--budget x" "--budget 1m" "--shard 2/2" "--seed 0" "--threads 1" "--bogus"; do
+  env -u LFCHECK_NIGHTLY_ANY_BUDGET LFCHECK_BUILD_DIR=$build LFCHECK_SKIP_SETUP=1 "$lfcheck" nightly $bad \
+    >"$dir/usage.out" 2>"$dir/usage.err"
+  rc=$?
+  [ $rc = 2 ] && [ "$(wc -l <"$dir/usage.err")" = 1 ] && ok "usage: nightly $bad: exit 2, one line" ||
+    { fail "usage: nightly $bad: exit $rc"; cat "$dir/usage.err"; }
+done
+
+echo "nightly_truth: $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,606 @@
+#!/usr/bin/python3
+"""lfcheck nightly: the nightly plan, scaled to the time it is given.
+
+One definition of a nightly, used by `./lfcheck nightly`, `ctest --preset nightly`
+and the CI shard files (ci/). For every structure of the build:
+  model      the default plan (PCT, then DPOR; the bound-2 search where DPOR does
+             not end), then more PCT chunks of 1M iterations at other seeds and depths
+  lin        `./lfcheck lin` chunks of 50 generated scenarios at new seeds (Relacy
+             model layer and real threads under TSan)
+  tsan       `./lfcheck stress` under ThreadSanitizer, every workload, for its share
+  asan       `./lfcheck stress --sanitizer address` (ASan+UBSan), the same
+and then the kill matrix (`./lfcheck mutants`, every seeded fault x every layer) at
+one seed, picked by the night's seed, in rows of the matrix's shards.
+
+The budget (--budget: the checks' wall time, not counting the build before it) is
+split between them: tsan 30 %, asan 20 %, model 20 %, lin 15 %, kill matrix 15 %
+(a part the build cannot run gives its share to the others). Each part's share is
+divided among the structures. Before each part starts, the time left is shared again
+among the parts still to run in proportion to their shares, so a part that ends early
+gives its time to the rest and one that runs long takes it from them. A stress part
+runs for its share (--duration). A model or lin part always runs its first chunk and
+then more chunks while the next one (as long as the last) fits its share. The kill
+matrix runs its rows (one `mutants --shard J/12` each, starting at the row the seed
+picks) while they fit; the rows it has no time for are "not checked (budget)".
+A chunk still running at the budget's end plus a grace (5 %, at least 60 s) is
+stopped (SIGTERM): its unfinished runs are errors, never passes.
+
+Shards (--shard I/N, or GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS): N machines, each
+with the budget, do one night's plan: the plan is made for N x budget of machine
+time and its parts are dealt out to the shards, longest share first, each to the
+shard with the least time so far; every chunk's seed depends on the night's seed and
+the part, not on the shard. `./lfcheck merge` of the N shards' JSON is the night's
+report (it checks that every shard is there).
+
+Seeds: the night's seed (--seed S, 1 to 10^9; default random) is printed first. A
+stress or lin chunk's seed is derived from it and the chunk (printed by that chunk
+and in its runs), a model chunk's is (S + chunk) mod 1001, the kill matrix's is
+S mod 1000 + 1. Every failure carries the replay line its runner printed.
+
+--fault F switches seeded fault F on in every part of its structure's plan (the
+other structures and the kill matrix are not in that plan, and the report says so):
+the night must end with the fault in its report.
+
+Report: progress lines while it runs; at the end one summary — per structure and
+layer the work done (iterations, operations, scenarios) and the verdict; failures
+grouped by signature with their seeds, replay lines and artifact paths; what was not
+checked and why — and the JSON (--json: {"nightly":{...}, "runs":[...]}) and JUnit
+(--junit) written from the same runs. Every chunk's own output, JSON and JUnit stay
+in the output directory (--out), its failure artifacts under OUT/artifacts.
+
+SIGTERM or SIGINT: the running chunk is stopped (its finished runs are kept), every
+part not started is an error run "interrupted: not run", and the report is written.
+
+Exit status, from the report's runs: 1 if any failed (a bug found, a fault of the
+kill matrix missed or a false alarm), else 2 if any is an error (or on a usage or
+set-up error), else 0. Parts not checked for lack of budget or of a tool are listed
+in the report and are not errors; a run that did start and did not finish is."""
+import argparse
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from one_line_argparse import OneLineParser  # noqa: E402
+from verdicts import command_runs, exit_status, junit, summary  # noqa: E402
+
+SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15}
+MATRIX_ROWS = 12          # the kill matrix is run as mutants --shard J/12
+LIN_CHUNK_SCENARIOS = 50
+MODEL_CHUNK_ITERATIONS = 1000000
+MIN_STRESS_SECONDS = 10
+LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin"}
+
+
+def parse_duration(text):
+    """Seconds of '90', '90s', '30m', '8h', '1h30m'; None if it is none of those."""
+    text = str(text).strip()
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        return float(text)
+    m = re.fullmatch(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?", text)
+    if not m or not any(m.groups()):
+        return None
+    h, mi, s = (int(g or 0) for g in m.groups())
+    return float(h * 3600 + mi * 60 + s)
+
+
+def clock(seconds):
+    s = int(max(0, seconds))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def derived_seed(night, *what):
+    """A chunk's seed (1 .. 2^62), from the night's seed and the chunk's name."""
+    digest = hashlib.sha256(":".join([str(night)] + [str(w) for w in what]).encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (1 << 62) + 1
+
+
+def read_manifest(build):
+    """[(name, set of layers)] and whether the sanitizer sub-builds are there."""
+    structures, subbuilds = [], True
+    with open(os.path.join(build, "lfcheck-manifest.txt")) as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if cols[0] == "sanitizer_subbuilds" and len(cols) > 1:
+                subbuilds = cols[1] == "ON"
+            elif cols[0] == "structure" and len(cols) >= 3:
+                structures.append((cols[1], set(filter(None, cols[2].split(",")))))
+    return structures, subbuilds
+
+
+class Part:
+    """One part of the plan: a kind (tsan, asan, model, lin, kill-matrix), a structure
+    (or the matrix's row), and its share of the machine time in seconds."""
+
+    def __init__(self, kind, structure, share, row=None):
+        self.kind, self.structure, self.share, self.row = kind, structure, share, row
+        self.name = f"kill-matrix.{row}/{MATRIX_ROWS}" if kind == "kill-matrix" else f"{kind}.{structure}"
+        self.seconds, self.chunks, self.runs, self.unchecked = 0.0, 0, [], None
+        self.started = False
+
+
+def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, have_matrix):
+    """(parts, unchecked) for the whole night (all shards): every part with its share."""
+    unchecked = []
+    kinds = {}
+    for name, layers in structures:
+        if fault_structure and name != fault_structure:
+            continue
+        for kind in ("model", "lin", "tsan", "asan"):
+            if kind == "model" and "model" not in layers:
+                if "lin-model" not in layers and "spec" not in layers:
+                    unchecked.append({"part": f"model.{name}", "reason": "no model layer (NO_MODEL)"})
+                continue  # its generated scenarios are the lin part's model layer
+            if kind == "lin" and "spec" not in layers:
+                unchecked.append({"part": f"lin.{name}", "reason": "no spec"})
+                continue
+            if kind in ("tsan", "asan"):
+                if "stress" not in layers:
+                    unchecked.append({"part": f"{kind}.{name}", "reason": "no stress layer"})
+                    continue
+                if not subbuilds:
+                    unchecked.append({"part": f"{kind}.{name}",
+                                      "reason": "this build has no sanitizer sub-builds (LFCHECK_SANITIZER_SUBBUILDS=OFF)"})
+                    continue
+            kinds.setdefault(kind, []).append(name)
+    if fault_structure:
+        unchecked.append({"part": "kill-matrix", "reason": "a --fault nightly checks the faulty build only"})
+        unchecked += [{"part": f"*.{n}", "reason": f"not the structure of the fault ({fault_structure})"}
+                      for n, _ in structures if n != fault_structure]
+    elif have_matrix:
+        kinds["kill-matrix"] = list(range(MATRIX_ROWS))
+    else:
+        unchecked.append({"part": "kill-matrix", "reason": "the build has no hand-written model scenarios"})
+    total_share = sum(SHARES[k] for k in kinds)
+    parts = []
+    for kind in ("model", "lin", "tsan", "asan", "kill-matrix"):
+        members = kinds.get(kind, [])
+        if not members:
+            continue
+        each = machine_seconds * SHARES[kind] / total_share / len(members)
+        if kind == "kill-matrix":
+            first = night_seed % MATRIX_ROWS   # the seed picks where tonight's rows start
+            parts += [Part(kind, "", each, row=(first + j) % MATRIX_ROWS) for j in range(MATRIX_ROWS)]
+        else:
+            parts += [Part(kind, s, each) for s in members]
+    split = {k: round(machine_seconds * SHARES[k] / total_share) for k in kinds}
+    return parts, unchecked, split
+
+
+def deal(parts, shards):
+    """Each part's shard: longest share first, to the shard with the least time so far."""
+    load = [0.0] * shards
+    order = sorted(range(len(parts)), key=lambda i: (-parts[i].share, i))
+    owner = {}
+    for i in order:
+        s = min(range(shards), key=lambda k: (load[k], k))
+        owner[i] = s
+        load[s] += parts[i].share
+    return owner
+
+
+class Nightly:
+    def __init__(self, a):
+        self.a = a
+        self.child = None
+        self.interrupted = False
+        self.deadline = None
+
+    # --- running one chunk ---------------------------------------------------
+    def on_signal(self, signum, frame):
+        if not self.interrupted:
+            print(f"\n[nightly] {signal.Signals(signum).name}: stopping the running chunk; parts not started "
+                  "are marked \"interrupted: not run\"", flush=True)
+        self.interrupted = True
+        if self.child and self.child.poll() is None:
+            self.child.send_signal(signal.SIGTERM)
+
+    def run_chunk(self, part, args, base):
+        """Runs DRIVER ARGS for `part`, returns its settled runs and seconds."""
+        a = self.a
+        stem = os.path.join(a.out, f"{part.name.replace('/', '-of-')}.{part.chunks}")
+        json_path, junit_path, log_path = stem + ".json", stem + ".xml", stem + ".log"
+        cmd = [a.driver, "--build", a.build] + args + ["--json", json_path, "--junit", junit_path]
+        env = {k: v for k, v in os.environ.items() if k not in ("GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX")}
+        env.update(LFCHECK_SKIP_SETUP="1", LFCHECK_ARTIFACTS=os.path.join(a.out, "artifacts"))
+        start = time.monotonic()
+        with open(log_path, "w") as log:
+            log.write("command: " + " ".join(cmd) + "\n")
+            log.flush()
+            self.child = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            stopped_at_deadline = False
+            while True:
+                try:
+                    rc = self.child.wait(timeout=1)
+                    break
+                except subprocess.TimeoutExpired:
+                    if not stopped_at_deadline and time.monotonic() > self.deadline:
+                        stopped_at_deadline = True
+                        print(f"[nightly] {part.name}: still running at the budget's end: stopped (SIGTERM)",
+                              flush=True)
+                        self.child.send_signal(signal.SIGTERM)
+            self.child = None
+        if rc < 0:   # killed by a signal: the shell's way of saying it (128 + signal)
+            rc = 128 - rc
+        seconds = time.monotonic() - start
+        base = dict(base, nightly_part=part.name, chunk=part.chunks)
+        if part.kind == "kill-matrix":
+            runs = matrix_runs(json_path, rc, base)
+        else:
+            runs = command_runs(json_path, rc, base)
+        for r in runs:
+            r.setdefault("nightly_part", part.name)
+            r.setdefault("chunk", part.chunks)
+            if stopped_at_deadline and r.get("verdict") == "error":
+                r["failure"] = "the nightly's budget ended during this run: " + str(r.get("failure", ""))
+        part.chunks += 1
+        part.seconds += seconds
+        part.runs += runs
+        return runs, seconds, log_path
+
+    def chunk_args(self, part, left):
+        """The next chunk's arguments, or None if the part is done."""
+        a, k = self.a, part.chunks
+        fault = ["--fault", a.fault] if a.fault else []
+        if part.kind in ("tsan", "asan"):
+            if k:
+                return None
+            seconds = max(MIN_STRESS_SECONDS, int(left))
+            return (["stress", part.structure, "--sanitizer", "thread" if part.kind == "tsan" else "address",
+                     "--duration", str(seconds), "--threads", str(a.threads),
+                     "--seed", str(derived_seed(a.seed, part.name)), "--quiet"] + fault,
+                    f"{seconds} s, {a.threads} threads")
+        if part.kind == "model":
+            if k == 0:
+                return (["model", part.structure, "--seed", str(a.seed % 1001), "--quiet"] + fault,
+                        "the default plan (PCT, then DPOR; bound 2 where DPOR does not end)")
+            if k > 1000:   # every model seed has run (--seed is 0..1000)
+                return None
+            depth = 2 + (k - 1) % 4
+            return (["model", part.structure, "--scheduler", "pct", "--iterations", str(MODEL_CHUNK_ITERATIONS),
+                     "--depth", str(depth), "--seed", str((a.seed + k) % 1001), "--first-failure", "--quiet"] + fault,
+                    f"PCT depth {depth}, {MODEL_CHUNK_ITERATIONS:,} iterations")
+        if part.kind == "lin":
+            seed = derived_seed(a.seed, part.name, k)
+            return (["lin", part.structure, "--scenarios", str(LIN_CHUNK_SCENARIOS), "--seed", str(seed),
+                     "--quiet"] + fault, f"{LIN_CHUNK_SCENARIOS} scenarios")
+        if k:
+            return None
+        return (["mutants", "--seeds", "1", "--first-seed", str(a.seed % 1000 + 1), "--shard",
+                 f"{part.row}/{MATRIX_ROWS}"], f"rows {part.row}, {part.row + MATRIX_ROWS}, ... at seed "
+                f"{a.seed % 1000 + 1}")
+
+    # --- the night -----------------------------------------------------------
+    def run(self):
+        a = self.a
+        structures, subbuilds = read_manifest(a.build)
+        faults = self.list_faults()
+        if faults is None:
+            return 2
+        fault_structure = ""
+        if a.fault:
+            names = [n for n, _ in structures]
+            fault_structure = next((s for f, s in faults if (a.fault in (f, f.split(".", 1)[-1])) and s in names), "")
+            if not fault_structure:
+                print(f"lfcheck nightly: unknown fault '{a.fault}' (see ./lfcheck faults)", file=sys.stderr)
+                return 2
+        machine = a.budget * a.shards
+        # The kill matrix needs hand-written model scenarios (lfcheck mutants); its rows
+        # are its faults and the structures' correct code, run in at most MATRIX_ROWS groups.
+        have_matrix = any("model" in layers for _, layers in structures)
+        global MATRIX_ROWS
+        MATRIX_ROWS = max(1, min(MATRIX_ROWS, len(faults) + len({s for _, s in faults})))
+        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, have_matrix)
+        owner = deal(plan, a.shards)
+        mine = [p for i, p in enumerate(plan) if owner[i] == a.shard]
+        print(f"seed: {a.seed}", flush=True)
+        print(f"nightly: budget {clock(a.budget)} of checks"
+              + (f", shard {a.shard}/{a.shards} of a night of {clock(machine)}" if a.shards > 1 else "")
+              + f"; {a.threads} threads per stress run; output in {a.out}", flush=True)
+        print("split of the night: " + ", ".join(f"{k} {clock(v)} ({round(100 * SHARES[k] / sum(SHARES[x] for x in split))} %)"
+                                                for k, v in split.items()), flush=True)
+        print(f"this shard: {len(mine)} of the plan's {len(plan)} parts: " + ", ".join(p.name for p in mine),
+              flush=True)
+        for u in unchecked:
+            print(f"not checked: {u['part']}: {u['reason']}", flush=True)
+        signal.signal(signal.SIGTERM, self.on_signal)
+        signal.signal(signal.SIGINT, self.on_signal)
+        start = time.monotonic()
+        end = start + a.budget
+        grace = float(os.environ.get("LFCHECK_NIGHTLY_GRACE", "0") or 0) or max(60.0, 0.05 * a.budget)
+        self.deadline = end + grace
+        matrix_parts = [p for p in mine if p.kind == "kill-matrix"]
+        for idx, part in enumerate(mine):
+            if self.interrupted:
+                break
+            part.started = True
+            # This part's time: the time left, shared by the parts still to run (this
+            # one included) in proportion to their shares.
+            allotted = max(0.0, end - time.monotonic()) * part.share / sum(p.share for p in mine[idx:])
+            while not self.interrupted:
+                now = time.monotonic()
+                left_all = max(0.0, end - now)
+                left = allotted - part.seconds
+                if part.kind == "kill-matrix":
+                    done = [p for p in matrix_parts if p.chunks]
+                    estimate = sum(p.seconds for p in done) / len(done) if done else 0.0
+                    if part.chunks or (done and estimate > left_all) or left_all <= 0:
+                        break
+                elif part.chunks:
+                    # A part that found a bug has done its job tonight (its failure is in
+                    # the report); one that could not run would not run better again.
+                    last = part.seconds / part.chunks
+                    if part.kind in ("tsan", "asan") or last > left or exit_status(part.runs) != 0:
+                        break
+                nxt = self.chunk_args(part, left)
+                if nxt is None:
+                    break
+                args, what = nxt
+                print(f"[nightly {clock(now - start)} of {clock(a.budget)}] {part.name} chunk {part.chunks}: "
+                      f"{what} ...", flush=True)
+                base = {"structure": part.structure or "(kill matrix)",
+                        "check": "kill-matrix" if part.kind == "kill-matrix" else LAYER_OF[part.kind]}
+                if part.kind in ("tsan", "asan"):
+                    base["sanitizer"] = "thread" if part.kind == "tsan" else "address"
+                runs, seconds, log = self.run_chunk(part, args, base)
+                print(f"    {summary(part.name, runs)}; {work_text(runs)}; {seconds:.0f} s (log: {log})", flush=True)
+            if part.kind == "kill-matrix" and not part.chunks and not self.interrupted:
+                part.unchecked = "not checked tonight: the budget had no time left for this row of the matrix"
+        for part in mine:
+            if not part.started or (part.kind != "kill-matrix" and not part.chunks and self.interrupted):
+                if self.interrupted:
+                    part.runs.append({"structure": part.structure or "(kill matrix)", "nightly_part": part.name,
+                                      "check": part.kind, "verdict": "error", "failure": "interrupted: not run",
+                                      "seconds": 0})
+                elif part.unchecked is None:
+                    part.unchecked = "not checked tonight: no time left in the budget"
+            if part.unchecked:
+                unchecked.append({"part": part.name, "reason": part.unchecked})
+        return self.report(mine, unchecked, split, time.monotonic() - start)
+
+    def list_faults(self):
+        """[(fault, structure)] of the build's catalogue (./lfcheck faults), or None."""
+        listing = subprocess.run([self.a.driver, "--build", self.a.build, "faults"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=dict(os.environ, LFCHECK_SKIP_SETUP="1"))
+        if listing.returncode != 0:
+            sys.stderr.write(listing.stderr)
+            print("lfcheck nightly: cannot list the seeded faults (./lfcheck faults failed)", file=sys.stderr)
+            return None
+        return [(m.group(1), m.group(2)) for m in
+                (re.match(r"(\S+)\s+\[([^,\]]+)", line) for line in listing.stdout.splitlines()) if m]
+
+    # --- the report ----------------------------------------------------------
+    def report(self, parts, unchecked, split, seconds):
+        a = self.a
+        runs = [r for p in parts for r in p.runs]
+        status = exit_status(runs)
+        print(f"\n=== lfcheck nightly: seed {a.seed}, budget {clock(a.budget)}"
+              + (f", shard {a.shard}/{a.shards}" if a.shards > 1 else "") + f", {clock(seconds)} spent ===")
+        table = {}
+        for p in parts:
+            if p.kind == "kill-matrix":
+                continue
+            table.setdefault(p.structure, {})[p.kind] = p
+        kinds = ("model", "lin", "tsan", "asan")
+        print(f"{'structure':<14}" + "".join(f"{k:<34}" for k in kinds))
+        for s, row in table.items():
+            cells = []
+            for k in kinds:
+                p = row.get(k)
+                if p is None:
+                    cells.append("-")
+                elif not p.runs:
+                    cells.append("not checked")
+                else:
+                    cells.append(f"{part_verdict(p.runs)} {work_text(p.runs, short=True)} {p.seconds:.0f}s")
+            print(f"{s:<14}" + "".join(f"{c:<34}" for c in cells))
+        matrix = [p for p in parts if p.kind == "kill-matrix"]
+        if matrix:
+            rows = [r for p in matrix for r in p.runs if r.get("fault")]
+            cells = [r for p in matrix for r in p.runs if r.get("correct_code")]
+            ran = sum(bool(p.chunks) for p in matrix)
+            print(f"kill matrix (seed {a.seed % 1000 + 1}): {ran} of {len(matrix)} row groups run; "
+                  f"{sum(r['verdict'] == 'pass' for r in rows)} of {len(rows)} faults caught as the catalogue says; "
+                  f"correct code {sum(r['verdict'] == 'pass' for r in cells)} of {len(cells)} cells clean")
+        groups = {}
+        for r in runs:
+            if r.get("verdict") != "pass":
+                key = (r.get("verdict"), r.get("structure", ""), r.get("scenario", r.get("workload", r.get("fault", ""))),
+                       r.get("failure", ""))
+                groups.setdefault(key, []).append(r)
+        if groups:
+            print("\nfailures and errors, by signature:")
+        for (verdict, structure, where, failure), members in sorted(groups.items(), key=lambda g: (g[0][0] != "fail", -len(g[1]))):
+            seeds = sorted({str(m["seed"]) for m in members if "seed" in m})
+            print(f"  {len(members)} x {verdict}: {structure}/{where}: {failure}"
+                  + (f"  (seeds {', '.join(seeds)})" if seeds else ""))
+            for m in members[:3]:
+                if m.get("replay"):   # a model runner's replay file, or a stress runner's replay line
+                    line = m["replay"]
+                    if line.endswith(".replay") and " " not in line:
+                        line = f"{a.driver} replay {line}"
+                    print(f"      replay: {line}")
+                for k in ("trace", "table", "artifacts"):
+                    if m.get(k):
+                        print(f"      {k}: {m[k]}")
+                print(f"      part {m.get('nightly_part')} chunk {m.get('chunk')}: log "
+                      f"{os.path.join(a.out, str(m.get('nightly_part', '')).replace('/', '-of-'))}.{m.get('chunk')}.log")
+        if unchecked:
+            print("\nnot checked:")
+            for u in unchecked:
+                print(f"  {u['part']}: {u['reason']}")
+        doc = {"nightly": {"seed": a.seed, "budget_seconds": a.budget, "shard": f"{a.shard}/{a.shards}",
+                           "seconds": round(seconds, 1), "threads": a.threads, "split_seconds": split,
+                           "fault": a.fault or None, "interrupted": self.interrupted, "out": a.out,
+                           "parts": [{"part": p.name, "kind": p.kind, "structure": p.structure,
+                                      "share_seconds": round(p.share, 1), "seconds": round(p.seconds, 1),
+                                      "chunks": p.chunks, "work": work_of(p.runs),
+                                      "verdict": part_verdict(p.runs) if p.runs else "not checked"}
+                                     for p in parts],
+                           "unchecked": unchecked, "exit": status},
+               "runs": runs}
+        if a.json:
+            with open(a.json, "w") as out:
+                out.write('{"nightly":' + json.dumps(doc["nightly"], separators=(",", ":")) + ',\n"runs":['
+                          + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n")
+        if a.junit:
+            with open(a.junit, "w") as out:
+                out.write(junit(runs, "lfcheck.nightly"))
+        print("\n" + summary("nightly", runs))
+        return status
+
+
+def work_of(runs):
+    """The work a part's runs did, by unit."""
+    w = {}
+    for r in runs:
+        if r.get("check") == "kill-matrix":
+            continue
+        if "layer" in r:   # lin
+            w["scenarios"] = w.get("scenarios", 0) + int(r.get("scenarios", 0) or 0)
+            w["executions"] = w.get("executions", 0) + int(r.get("executions", 0) or 0)
+        elif "ops" in r:   # stress
+            unit = "executions" if r.get("unit") == "executions" else "operations"
+            w[unit] = w.get(unit, 0) + int(r["ops"] or 0)
+        elif "iterations" in r:   # model
+            w["iterations"] = w.get("iterations", 0) + int(r["iterations"] or 0)
+    return w
+
+
+def compact(n):
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= div:
+            return f"{n / div:.1f}{suffix}"
+    return str(n)
+
+
+def work_text(runs, short=False):
+    w = work_of(runs)
+    if not w:
+        return "no work" if not short else "0"
+    names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen"}
+    return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
+
+
+def part_verdict(runs):
+    return {0: "pass", 1: "FAIL", 2: "ERROR"}[exit_status(runs)]
+
+
+def matrix_runs(path, status, base):
+    """A kill-matrix shard's JSON as runs: one per fault (pass: caught, and by every layer
+    its catalogue names; fail: missed), one per correct-code cell (pass: clean; fail: a
+    false alarm; error: not checked), an error run if the matrix is incomplete, and the
+    command's exit status held to them as for every other chunk."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from mutants import judge, FALSE_ALARM, NO_SPEC
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+        faults, correct, layers = doc["faults"], doc["correct_code"], doc["layers"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return command_runs(path, status, base)   # the NO REPORT error run
+    _, missed, bad, _ = judge(faults, correct, layers, doc.get("allow_unchecked", False))
+    runs = []
+    for f in faults:
+        misses = [m for m in missed if m.startswith(f["name"] + " (")]
+        r = dict(base, structure=f["mechanism"], fault=f["name"], seed=doc.get("first_seed"),
+                 layer_runs=sum(c.get("seeds", 0) for c in f["layers"].values()),
+                 seconds=round(sum(c.get("seconds", 0) for c in f["layers"].values()), 3))
+        if not f["caught"]:
+            r.update(verdict="fail", failure="MISSED: no layer caught this seeded fault")
+        elif misses:
+            r.update(verdict="fail", failure="MISSED by a layer the catalogue says must catch it: " + ", ".join(misses))
+        else:
+            r.update(verdict="pass", caught_by=[l for l, c in f["layers"].items() if c["caught"]])
+        runs.append(r)
+    for c in correct:
+        if c["status"] == NO_SPEC:
+            continue
+        r = dict(base, structure=c["structure"], correct_code=True, layer=c["layer"], seed=doc.get("first_seed"),
+                 layer_runs=c.get("clean_seeds", 0), seconds=0)
+        if c in bad:
+            r.update(verdict="fail" if c["status"] == FALSE_ALARM else "error",
+                     failure=f"correct code: {c['status']}" + (f": {c['errors']}" if c.get("errors") else ""))
+        else:
+            r.update(verdict="pass")
+        runs.append(r)
+    if not doc.get("complete", True):
+        runs.append(dict(base, verdict="error", failure="INCOMPLETE: the matrix was interrupted", seconds=0))
+    if exit_status(runs) != status:
+        runs.append(dict(base, verdict="error", seconds=0,
+                         failure=f"NOT WHAT IT SAID: exit {status}, but its matrix stands for exit {exit_status(runs)}"))
+    return runs
+
+
+def parse_args(argv):
+    ap = OneLineParser(prog="lfcheck nightly", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--budget", default="1h", help="the checks' wall time: 90s, 30m, 8h, 1h30m (default 1h; at least 5m)")
+    ap.add_argument("--shard", help="I/N: this machine's share of a night of N machines (default: GTEST_SHARD_INDEX "
+                                    "of GTEST_TOTAL_SHARDS, if set)")
+    ap.add_argument("--seed", type=int, help="the night's seed, 1 to 10^9 (default: random, printed first)")
+    ap.add_argument("--fault", default="", help="switch seeded fault F on (its structure's plan only)")
+    ap.add_argument("--threads", type=int, default=max(4, 2 * (os.cpu_count() or 1)),
+                    help="threads per stress run (default: twice the cores, at least 4)")
+    ap.add_argument("--json", help="write the report {\"nightly\":{...},\"runs\":[...]} here")
+    ap.add_argument("--junit", help="write the report as JUnit XML here")
+    ap.add_argument("--out", help="where every chunk's output, JSON and artifacts go")
+    ap.add_argument("--driver", help=argparse.SUPPRESS)
+    ap.add_argument("--build", help=argparse.SUPPRESS)
+    ap.add_argument("--check-args", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    budget = parse_duration(a.budget)
+    if budget is None:
+        ap.error(f"--budget is a duration (90s, 30m, 8h, 1h30m), not '{a.budget}'")
+    if budget < 300 and not os.environ.get("LFCHECK_NIGHTLY_ANY_BUDGET"):
+        ap.error(f"--budget {a.budget} is under 5m: too short for a nightly (the first chunk of every part "
+                 "must fit; use ./lfcheck run)")
+    a.budget = budget
+    shard_text, frm = a.shard, "--shard"
+    if shard_text is None and os.environ.get("GTEST_TOTAL_SHARDS") is not None:
+        frm = "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS"
+        if os.environ.get("GTEST_SHARD_INDEX") is None:
+            ap.error("GTEST_TOTAL_SHARDS is set but GTEST_SHARD_INDEX is not")
+        shard_text = f"{os.environ['GTEST_SHARD_INDEX']}/{os.environ['GTEST_TOTAL_SHARDS']}"
+    a.shard, a.shards = 0, 1
+    if shard_text is not None:
+        m = re.fullmatch(r"(\d+)/(\d+)", shard_text.strip())
+        if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
+            ap.error(f"{frm} takes I/N with 0 <= I < N, not '{shard_text}'")
+        a.shard, a.shards = int(m.group(1)), int(m.group(2))
+        if a.seed is None:
+            print("lfcheck nightly: a shard without --seed draws its own seed: the shards do not split one night "
+                  "(give them all --seed S)", file=sys.stderr)
+    if a.seed is not None and not 1 <= a.seed <= 10 ** 9:
+        ap.error(f"--seed is 1 to 10^9, not {a.seed}")
+    if a.seed is None:
+        a.seed = int.from_bytes(os.urandom(4), "big") % 10 ** 9 + 1
+    if a.threads < 2 or a.threads > 256:
+        ap.error("--threads is 2 to 256")
+    if a.check_args:
+        sys.exit(0)
+    if not a.driver or not a.build:
+        ap.error("run it as ./lfcheck nightly (it needs the driver and the build)")
+    if not a.out:
+        a.out = os.path.join(a.build, "nightly", time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{a.seed}")
+    os.makedirs(os.path.join(a.out, "artifacts"), exist_ok=True)
+    a.out = os.path.abspath(a.out)
+    return a
+
+
+def main(argv):
+    a = parse_args(argv)
+    for f in (a.json, a.junit):   # no earlier report beside this night's status
+        if f and os.path.exists(f):
+            os.unlink(f)
+        if f and os.path.dirname(f):
+            os.makedirs(os.path.dirname(f), exist_ok=True)
+    return Nightly(a).run()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
