@@ -509,14 +509,13 @@ def matrix_runs(path, status, base):
     for f in faults:
         misses = [m for m in missed if m.startswith(f["name"] + " (")]
         r = dict(base, structure=f["mechanism"], fault=f["name"], seed=doc.get("first_seed"),
-                 layer_runs=sum(c.get("seeds", 0) for c in f["layers"].values()),
-                 seconds=round(sum(c.get("seconds", 0) for c in f["layers"].values()), 3))
+                 layer_runs=sum(c.get("seeds", 0) for c in f["layers"].values()), seconds=0)
         if not f["caught"]:
             r.update(verdict="fail", failure="MISSED: no layer caught this seeded fault")
         elif misses:
             r.update(verdict="fail", failure="MISSED by a layer the catalogue says must catch it: " + ", ".join(misses))
         else:
-            r.update(verdict="pass", caught_by=[l for l, c in f["layers"].items() if c["caught"]])
+            r.update(verdict="pass", caught_by={l: c.get("seconds") for l, c in f["layers"].items() if c["caught"]})
         runs.append(r)
     for c in correct:
         if c["status"] == NO_SPEC:
