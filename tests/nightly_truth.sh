@@ -14,7 +14,8 @@
 #   sigterm  SIGTERM halfway: the running chunk is stopped, the parts not started are
 #            "interrupted: not run", the report is written, exit 2
 #   deadline a chunk still running at the budget's end (plus the grace) is stopped and
-#            its run is an error that says so, exit 2
+#            its run is an error that says so; a part that could not start before the
+#            grace ended is an error run too (its minimum did not happen), exit 2
 #   usage    bad arguments are one line and exit 2, before anything is built
 set -u
 lfcheck=$1
@@ -130,6 +131,9 @@ if FAKE_OUTCOMES=model=interruptible LFCHECK_NIGHTLY_GRACE=1 nightly deadline 2 
   got=$(q "$dir/deadline.json" '[r["failure"] for r in runs if r["nightly_part"] == "model.fake"][:1]')
   [[ "$got" == *"the nightly's budget ended during this run"* ]] &&
     ok "deadline: the chunk over the budget is stopped, an error that says so" || fail "deadline: $got"
+  got=$(q "$dir/deadline.json" '[r["failure"] for r in runs if r["nightly_part"] == "lin.fake"]')
+  [[ "$got" == '["not run: the night'"'"'s budget and its grace ended before this part"]' ]] &&
+    ok "deadline: a part the budget left no time to start is an error, not left out" || fail "deadline: lin.fake $got"
 fi
 
 # usage (through ./lfcheck: refused before anything is built)

@@ -74,6 +74,8 @@ MATRIX_ROWS = 12          # the kill matrix is run as mutants --shard J/12
 LIN_CHUNK_SCENARIOS = 50
 MODEL_CHUNK_ITERATIONS = 1000000
 MIN_STRESS_SECONDS = 10
+HEARTBEAT_SECONDS = 300   # a progress line for a chunk running this long, and every as long again
+KILL_AFTER_SECONDS = 60   # a chunk still running this long after its SIGTERM is killed
 LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin"}
 
 
@@ -213,17 +215,31 @@ class Nightly:
             log.write("command: " + " ".join(cmd) + "\n")
             log.flush()
             self.child = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-            stopped_at_deadline = False
+            stopped_at_deadline, termed_at, beat = False, None, start
             while True:
                 try:
                     rc = self.child.wait(timeout=1)
                     break
                 except subprocess.TimeoutExpired:
-                    if not stopped_at_deadline and time.monotonic() > self.deadline:
+                    now = time.monotonic()
+                    if now - beat >= HEARTBEAT_SECONDS:   # a long chunk is alive: say so
+                        beat = now
+                        print(f"[nightly {clock(now - self.start)} of {clock(a.budget)}] {part.name} chunk "
+                              f"{part.chunks}: running for {now - start:.0f} s", flush=True)
+                    if not stopped_at_deadline and now > self.deadline:
                         stopped_at_deadline = True
                         print(f"[nightly] {part.name}: still running at the budget's end: stopped (SIGTERM)",
                               flush=True)
                         self.child.send_signal(signal.SIGTERM)
+                    if (stopped_at_deadline or self.interrupted) and termed_at is None:
+                        termed_at = now
+                    if termed_at is not None and now - termed_at > KILL_AFTER_SECONDS:
+                        # It did not stop on SIGTERM: its whole process group goes (no
+                        # report from it, so its run is an error that says so).
+                        print(f"[nightly] {part.name}: did not stop {KILL_AFTER_SECONDS} s after SIGTERM: killed",
+                              flush=True)
+                        os.killpg(self.child.pid, signal.SIGKILL)
+                        termed_at = float("inf")
             self.child = None
         if rc < 0:   # killed by a signal: the shell's way of saying it (128 + signal)
             rc = 128 - rc
@@ -310,7 +326,7 @@ class Nightly:
             print(f"not checked: {u['part']}: {u['reason']}", flush=True)
         signal.signal(signal.SIGTERM, self.on_signal)
         signal.signal(signal.SIGINT, self.on_signal)
-        start = time.monotonic()
+        start = self.start = time.monotonic()
         end = start + a.budget
         grace = float(os.environ.get("LFCHECK_NIGHTLY_GRACE", "0") or 0) or max(60.0, 0.05 * a.budget)
         self.deadline = end + grace
@@ -318,6 +334,14 @@ class Nightly:
         for idx, part in enumerate(mine):
             if self.interrupted:
                 break
+            if time.monotonic() > self.deadline and part.kind != "kill-matrix":
+                # Earlier parts ran past the budget and its grace: this one's minimum did
+                # not happen, which is an error of the night, not a part left out by plan.
+                part.started = True
+                part.runs.append({"structure": part.structure or "(kill matrix)", "nightly_part": part.name,
+                                  "check": part.kind, "verdict": "error", "seconds": 0,
+                                  "failure": "not run: the night's budget and its grace ended before this part"})
+                continue
             part.started = True
             # This part's time: the time left, shared by the parts still to run (this
             # one included) in proportion to their shares.
@@ -593,12 +617,18 @@ def parse_args(argv):
 
 def main(argv):
     a = parse_args(argv)
-    for f in (a.json, a.junit):   # no earlier report beside this night's status
-        if f and os.path.exists(f):
-            os.unlink(f)
-        if f and os.path.dirname(f):
-            os.makedirs(os.path.dirname(f), exist_ok=True)
-    return Nightly(a).run()
+    try:
+        for f in (a.json, a.junit):   # no earlier report beside this night's status
+            if f and os.path.exists(f):
+                os.unlink(f)
+            if f and os.path.dirname(f):
+                os.makedirs(os.path.dirname(f), exist_ok=True)
+        return Nightly(a).run()
+    except Exception as e:   # a report it cannot write, or a fault of its own: never "a bug found"
+        import traceback
+        traceback.print_exc()
+        print(f"lfcheck nightly: {e} (exit 2: the night's report is not complete)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
