@@ -14,6 +14,7 @@ tsan, asan, mutants; unlisted: pass. Outcomes:
   interruptible  waits up to 30 s for SIGTERM, then writes an "interrupted" error
             run and exits 2 (exit 0 with a pass if no signal came)
   missed    mutants: fault fake.b is missed by every layer (exit 1)
+  overbudget  mutants: the correct code's model cell is over budget (exit 1, as mutants does)
 FAKE_LOG (if set): each command appends "COMMAND ARGS" to it."""
 import json
 import os
@@ -36,6 +37,7 @@ def main(argv):
     if cmd == "faults":
         print("fake.a  [fake, caught by: model] a fake fault")
         print("fake.b  [fake, caught by: props] another")
+        print("plain.a  [plain, caught by: stress] a fault of the structure without hand-written scenarios")
         return 0
     kind = cmd
     if cmd == "stress":
@@ -66,13 +68,15 @@ def main(argv):
                            "layers": {"model": layer}},
                           {"name": "fake.b", "mechanism": "fake", "caught": b["caught"], "expected": "model",
                            "layers": {"model": b}}],
-               "correct_code": [{"structure": "fake", "layer": "model", "status": "clean", "seeds": 1,
-                                 "caught_seeds": 0, "clean_seeds": 1}],
+               "correct_code": [{"structure": "fake", "layer": "model",
+                                 "status": "over budget: not checked" if outcome == "overbudget" else "clean",
+                                 "seeds": 1, "caught_seeds": 0, "clean_seeds": 0 if outcome == "overbudget" else 1}
+                                | ({"timeouts": 1} if outcome == "overbudget" else {})],
                "seeds": 1, "first_seed": seed, "layers": ["model"], "allow_unchecked": False,
                "complete": True}
         if json_path:
             json.dump(doc, open(json_path, "w"))
-        return 1 if outcome == "missed" else 0
+        return 1 if outcome in ("missed", "overbudget") else 0
     run = {"structure": structure, "seed": int(option(args, "--seed", "0"))}
     if cmd == "lin":
         run.update(layer="model", scenarios=int(option(args, "--scenarios", "100")), executions=1000)

@@ -16,7 +16,13 @@
 #   deadline a chunk still running at the budget's end (plus the grace) is stopped and
 #            its run is an error that says so; a part that could not start before the
 #            grace ended is an error run too (its minimum did not happen), exit 2
-#   usage    bad arguments are one line and exit 2, before anything is built
+#   matrix   a night whose kill matrix ran no row is an error (exit 2), not a pass; an
+#            over-budget correct-code cell is an error (not checked), not "not what it said"
+#   nosub    a build without sanitizer sub-builds: no TSan/ASan parts and no kill matrix
+#            (listed as not checked), lin on its model layer only, exit 0
+#   reuse    a reused --out never lends an earlier night's chunk report to this night
+#   usage    bad arguments are one line and exit 2, before anything is built; a short
+#            fault name of two structures is refused as ambiguous
 set -u
 lfcheck=$1
 source "$(dirname "$0")/truth_lib.sh"
@@ -136,6 +142,42 @@ if FAKE_OUTCOMES=model=interruptible LFCHECK_NIGHTLY_GRACE=1 nightly deadline 2 
     ok "deadline: a part the budget left no time to start is an error, not left out" || fail "deadline: lin.fake $got"
 fi
 
+# matrix
+if FAKE_SECONDS=1 nightly nomatrix 2 -- --budget 3 --seed 5; then
+  got=$(q "$dir/nomatrix.json" '[r["failure"] for r in runs if r.get("check") == "kill-matrix" and r["verdict"] == "error"]')
+  [[ "$got" == *"NOT CHECKED: the kill matrix ran no row"* ]] &&
+    ok "matrix: a night whose kill matrix ran no row is an error" || fail "matrix: $got"
+fi
+if FAKE_OUTCOMES=mutants=overbudget nightly overbudget 2 -- --budget 10 --seed 5; then
+  got=$(q "$dir/overbudget.json" 'sorted({r["failure"] for r in runs if r["verdict"] != "pass"})')
+  [ "$got" = "['correct code: over budget: not checked']" ] &&
+    ok "matrix: an over-budget correct-code cell is an error, and mutants' exit 1 is what its matrix says" ||
+    fail "matrix: over budget: $got"
+fi
+
+# nosub
+sed 's/^sanitizer_subbuilds\tON/sanitizer_subbuilds\tOFF/' "$build/lfcheck-manifest.txt" >"$dir/manifest.off"
+mkdir -p "$dir/nosub-build" && cp "$dir/manifest.off" "$dir/nosub-build/lfcheck-manifest.txt"
+if FAKE_LOG=$dir/nosub.log build=$dir/nosub-build nightly nosub 0 -- --budget 10 --seed 5; then
+  got=$(q "$dir/nosub.json" 'sorted(parts)')
+  [ "$got" = "['lin.fake', 'model.fake']" ] && ok "nosub: only the model and lin parts" || fail "nosub: parts $got"
+  grep '^lin ' "$dir/nosub.log" | grep -qv -- '--layer model' && fail "nosub: a lin chunk without --layer model" ||
+    ok "nosub: lin runs its model layer only"
+  got=$(q "$dir/nosub.json" 'sorted(u["part"] for u in n["unchecked"] if "sub-builds" in u["reason"])')
+  [[ "$got" == *"'asan.fake'"*"'kill-matrix'"*"'tsan.plain'"* ]] && ok "nosub: what it cannot run is listed, with why" ||
+    fail "nosub: unchecked $got"
+fi
+
+# reuse
+nightly reuse1 0 -- --budget 10 --seed 5 && mv "$dir/reuse1.out.d" "$dir/reuse.out.d"
+if FAKE_OUTCOMES=lin=signal timeout 300 /usr/bin/python3 "$here/../tools/nightly.py" --driver "$here/fake_driver.py" \
+     --build "$build" --out "$dir/reuse.out.d" --json "$dir/reuse.json" --budget 10 --seed 5 >"$dir/reuse.out" 2>&1 ||
+   true; then
+  got=$(q "$dir/reuse.json" '[r["verdict"] for r in runs if r["nightly_part"] == "lin.fake"]')
+  [ "$got" = "['error']" ] && ok "reuse: a chunk that wrote nothing is an error, not an earlier night's pass" ||
+    fail "reuse: lin.fake runs $got"
+fi
+
 # usage (through ./lfcheck: refused before anything is built)
 for bad in "--budget x" "--budget 1m" "--shard 2/2" "--seed 0" "--threads 1" "--bogus"; do
   env -u LFCHECK_NIGHTLY_ANY_BUDGET LFCHECK_BUILD_DIR=$build LFCHECK_SKIP_SETUP=1 "$lfcheck" nightly $bad \
@@ -144,6 +186,12 @@ for bad in "--budget x" "--budget 1m" "--shard 2/2" "--seed 0" "--threads 1" "--
   [ $rc = 2 ] && [ "$(wc -l <"$dir/usage.err")" = 1 ] && ok "usage: nightly $bad: exit 2, one line" ||
     { fail "usage: nightly $bad: exit $rc"; cat "$dir/usage.err"; }
 done
+
+/usr/bin/python3 "$here/../tools/nightly.py" --driver "$here/fake_driver.py" --build "$build" --out "$dir/amb.out.d" \
+  --budget 10 --seed 5 --fault a >"$dir/ambiguous.out" 2>"$dir/ambiguous.err"
+rc=$?
+[ $rc = 2 ] && grep -q "fault 'a' is ambiguous: fake.a, plain.a" "$dir/ambiguous.err" &&
+  ok "usage: an ambiguous fault name is refused (exit 2)" || fail "usage: ambiguous: exit $rc: $(cat "$dir/ambiguous.err")"
 
 echo "nightly_truth: $failed failed"
 [ $failed -eq 0 ]

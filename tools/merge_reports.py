@@ -294,30 +294,55 @@ def merge_matrices(docs, paths, out_path, junit_path):
 
 def check_nights(nights):
     """The shards of a nightly (`lfcheck nightly --shard I/N`: a "nightly" record each)
-    are one night only if they share its seed and budget and all N are here once; else
-    an INCOMPLETE (or OVERLAP) error run. What the shards did not check is printed."""
+    are one night only if they are of one night (seed, budget, N, fault, plan) and all
+    N are here once, their parts together the plan's, each once; else an INCOMPLETE (or
+    OVERLAP) error run. Returns (error runs, the merged night's record or None)."""
     if not nights:
-        return []
+        return [], None
     problems = []
-    kinds = {(n.get("seed"), n.get("budget_seconds"), shard_of(n.get("shard", ""))[1]) for _, n in nights}
+    def night_of(n):
+        return (n.get("seed"), n.get("budget_seconds"), shard_of(n.get("shard", ""))[1], n.get("fault"),
+                tuple(n.get("plan_parts") or ()))
+    kinds = {night_of(n) for _, n in nights}
     if len(kinds) > 1:
         problems.append(merge_error("(nightly)", "INCOMPLETE: the nightly reports are of different nights "
-                                    "(seed, budget, shards): " + ", ".join(sorted(map(str, kinds)))))
-        return problems
+                                    "(seed, budget, shards, fault or plan differ): "
+                                    + ", ".join(sorted(str(k[:4]) for k in kinds))))
+        return problems, None
     total = shard_of(nights[0][1].get("shard", ""))[1]
-    have = {}
+    have, done = {}, {}
     for path, n in nights:
         i = shard_of(n.get("shard", ""))[0]
         if i in have:
             problems.append(merge_error("(nightly)", f"OVERLAP: nightly shard {i}/{total} twice: {have[i]} and {path}"))
-        have.setdefault(i, path)
+            continue
+        have[i] = path
+        for p in n.get("parts", []):
+            done.setdefault(p.get("part"), []).append(path)
     missing = [f"{i}/{total}" for i in range(total) if i not in have]
     if missing:
         problems.append(merge_error("(nightly)", f"INCOMPLETE: the nightly's shards {', '.join(missing)} are missing"))
+    plan = list(nights[0][1].get("plan_parts") or [])
+    if not missing and plan:
+        absent = [p for p in plan if p not in done]
+        twice = [p for p, paths in done.items() if len(paths) > 1]
+        if absent:
+            problems.append(merge_error("(nightly)", "INCOMPLETE: no shard ran the plan's parts " + ", ".join(absent)))
+        if twice:
+            problems.append(merge_error("(nightly)", "OVERLAP: parts in two shards: " + ", ".join(twice)))
+    unchecked = []
     for _, n in nights:
         for u in n.get("unchecked", []):
-            print(f"nightly shard {n.get('shard')}: not checked: {u.get('part')}: {u.get('reason')}")
-    return problems
+            if u not in unchecked:
+                unchecked.append(u)
+                print(f"nightly: not checked: {u.get('part')}: {u.get('reason')}")
+    first = nights[0][1]
+    merged = {"seed": first.get("seed"), "budget_seconds": first.get("budget_seconds"), "shards": total,
+              "fault": first.get("fault"), "plan_parts": plan,
+              "parts": [p for _, n in sorted(nights, key=lambda x: shard_of(x[1].get("shard", ""))[0])
+                        for p in n.get("parts", [])],
+              "unchecked": unchecked, "interrupted": any(n.get("interrupted") for _, n in nights)}
+    return problems, merged
 
 
 def main():
@@ -378,7 +403,8 @@ def main():
         runs, plans = check_plans(runs)
         if plans:
             print(f"checked {plans} sharded plans for all their runs")
-    problems += check_nights(nights)
+    night_problems, night = check_nights(nights)
+    problems += night_problems
     runs += problems
     groups = {}
     for r in runs:
@@ -394,7 +420,11 @@ def main():
               + (f" at {frame}" if frame else "") + (f"  (seeds {seeds})" if seeds else ""))
     if a.json:
         with open(a.json, "w") as out:
-            out.write('{"runs":[' + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n")
+            # The shards of a nightly: the night's record too (its plan, parts, what was not checked).
+            head = '{"nightly":' + json.dumps(dict(night, exit=exit_status(runs)), separators=(",", ":")) + ",\n" \
+                if night else "{"
+            out.write(head + '"runs":[' + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs)
+                      + "\n]}\n")
     if a.junit:
         with open(a.junit, "w") as out:
             out.write(junit(runs, "lfcheck.merged", junit_details(junit_texts)))

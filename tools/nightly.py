@@ -122,12 +122,13 @@ class Part:
     def __init__(self, kind, structure, share, row=None):
         self.kind, self.structure, self.share, self.row = kind, structure, share, row
         self.name = f"kill-matrix.{row}/{MATRIX_ROWS}" if kind == "kill-matrix" else f"{kind}.{structure}"
-        self.seconds, self.chunks, self.runs, self.unchecked = 0.0, 0, [], None
+        self.seconds, self.last_seconds, self.chunks, self.runs, self.unchecked = 0.0, 0.0, 0, [], None
         self.started = False
 
 
-def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, have_matrix):
-    """(parts, unchecked) for the whole night (all shards): every part with its share."""
+def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows):
+    """(parts, unchecked, split) for the whole night (all shards): every part with its
+    share. matrix_rows: the kill matrix's rows (0: no matrix for this build)."""
     unchecked = []
     kinds = {}
     for name, layers in structures:
@@ -135,12 +136,20 @@ def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_see
             continue
         for kind in ("model", "lin", "tsan", "asan"):
             if kind == "model" and "model" not in layers:
-                if "lin-model" not in layers and "spec" not in layers:
-                    unchecked.append({"part": f"model.{name}", "reason": "no model layer (NO_MODEL)"})
-                continue  # its generated scenarios are the lin part's model layer
+                unchecked.append({"part": f"model.{name}", "reason":
+                                  "no hand-written scenarios: its generated ones run in lin." + name
+                                  if "lin-model" in layers else "no model layer (NO_MODEL)"})
+                continue
             if kind == "lin" and "spec" not in layers:
                 unchecked.append({"part": f"lin.{name}", "reason": "no spec"})
                 continue
+            if kind == "lin" and not subbuilds:
+                if "lin-model" not in layers:
+                    unchecked.append({"part": f"lin.{name}", "reason": "no model layer, and no sanitizer sub-builds "
+                                      "for its stress layer (LFCHECK_SANITIZER_SUBBUILDS=OFF)"})
+                    continue
+                unchecked.append({"part": f"lin.{name} (stress layer)", "reason": "this build has no sanitizer "
+                                  "sub-builds (LFCHECK_SANITIZER_SUBBUILDS=OFF): lin runs its model layer only"})
             if kind in ("tsan", "asan"):
                 if "stress" not in layers:
                     unchecked.append({"part": f"{kind}.{name}", "reason": "no stress layer"})
@@ -154,10 +163,16 @@ def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_see
         unchecked.append({"part": "kill-matrix", "reason": "a --fault nightly checks the faulty build only"})
         unchecked += [{"part": f"*.{n}", "reason": f"not the structure of the fault ({fault_structure})"}
                       for n, _ in structures if n != fault_structure]
-    elif have_matrix:
-        kinds["kill-matrix"] = list(range(MATRIX_ROWS))
-    else:
+    elif not any("model" in layers for _, layers in structures):
         unchecked.append({"part": "kill-matrix", "reason": "the build has no hand-written model scenarios"})
+    elif not subbuilds:
+        unchecked.append({"part": "kill-matrix", "reason": "it needs the TSan stress binary, and this build has no "
+                          "sanitizer sub-builds (LFCHECK_SANITIZER_SUBBUILDS=OFF)"})
+    elif not matrix_rows:
+        unchecked.append({"part": "kill-matrix", "reason": "no seeded faults in the structures with hand-written "
+                          "scenarios"})
+    else:
+        kinds["kill-matrix"] = list(range(MATRIX_ROWS))
     total_share = sum(SHARES[k] for k in kinds)
     parts = []
     for kind in ("model", "lin", "tsan", "asan", "kill-matrix"):
@@ -210,11 +225,16 @@ class Nightly:
         cmd = [a.driver, "--build", a.build] + args + ["--json", json_path, "--junit", junit_path]
         env = {k: v for k, v in os.environ.items() if k not in ("GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX")}
         env.update(LFCHECK_SKIP_SETUP="1", LFCHECK_ARTIFACTS=os.path.join(a.out, "artifacts"))
+        for stale in (json_path, junit_path):   # a reused --out: never an earlier night's report
+            if os.path.exists(stale):
+                os.unlink(stale)
         start = time.monotonic()
         with open(log_path, "w") as log:
             log.write("command: " + " ".join(cmd) + "\n")
             log.flush()
             self.child = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            if self.interrupted:   # the signal came while it was starting: it stops too
+                self.child.send_signal(signal.SIGTERM)
             stopped_at_deadline, termed_at, beat = False, None, start
             while True:
                 try:
@@ -252,10 +272,12 @@ class Nightly:
         for r in runs:
             r.setdefault("nightly_part", part.name)
             r.setdefault("chunk", part.chunks)
-            if stopped_at_deadline and r.get("verdict") == "error":
+            if stopped_at_deadline and r.get("verdict") == "error" and \
+                    re.search(r"interrupted|NO REPORT|INCOMPLETE", str(r.get("failure", ""))):
                 r["failure"] = "the nightly's budget ended during this run: " + str(r.get("failure", ""))
         part.chunks += 1
         part.seconds += seconds
+        part.last_seconds = seconds
         part.runs += runs
         return runs, seconds, log_path
 
@@ -283,8 +305,9 @@ class Nightly:
                     f"PCT depth {depth}, {MODEL_CHUNK_ITERATIONS:,} iterations")
         if part.kind == "lin":
             seed = derived_seed(a.seed, part.name, k)
+            layer = [] if self.subbuilds else ["--layer", "model"]
             return (["lin", part.structure, "--scenarios", str(LIN_CHUNK_SCENARIOS), "--seed", str(seed),
-                     "--quiet"] + fault, f"{LIN_CHUNK_SCENARIOS} scenarios")
+                     "--quiet"] + layer + fault, f"{LIN_CHUNK_SCENARIOS} scenarios")
         if k:
             return None
         return (["mutants", "--seeds", "1", "--first-seed", str(a.seed % 1000 + 1), "--shard",
@@ -301,17 +324,26 @@ class Nightly:
         fault_structure = ""
         if a.fault:
             names = [n for n, _ in structures]
-            fault_structure = next((s for f, s in faults if (a.fault in (f, f.split(".", 1)[-1])) and s in names), "")
-            if not fault_structure:
+            matches = [(f, s) for f, s in faults if a.fault in (f, f.split(".", 1)[-1]) and s in names]
+            if not matches:
                 print(f"lfcheck nightly: unknown fault '{a.fault}' (see ./lfcheck faults)", file=sys.stderr)
                 return 2
+            if len(matches) > 1:
+                print(f"lfcheck nightly: fault '{a.fault}' is ambiguous: {', '.join(f for f, _ in matches)} "
+                      "(give the whole name)", file=sys.stderr)
+                return 2
+            fault_structure = matches[0][1]
         machine = a.budget * a.shards
-        # The kill matrix needs hand-written model scenarios (lfcheck mutants); its rows
-        # are its faults and the structures' correct code, run in at most MATRIX_ROWS groups.
-        have_matrix = any("model" in layers for _, layers in structures)
+        # The kill matrix (lfcheck mutants) is over the faults of the structures with
+        # hand-written scenarios (lfcheck-model's catalogue); its rows are those faults
+        # and those structures' correct code, run in at most MATRIX_ROWS groups.
+        modelled = {n for n, layers in structures if "model" in layers}
+        matrix_faults = [(f, st) for f, st in faults if st in modelled]
+        rows = len(matrix_faults) + len({st for _, st in matrix_faults})
         global MATRIX_ROWS
-        MATRIX_ROWS = max(1, min(MATRIX_ROWS, len(faults) + len({s for _, s in faults})))
-        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, have_matrix)
+        MATRIX_ROWS = max(1, min(MATRIX_ROWS, rows))
+        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows)
+        self.subbuilds = subbuilds
         owner = deal(plan, a.shards)
         mine = [p for i, p in enumerate(plan) if owner[i] == a.shard]
         print(f"seed: {a.seed}", flush=True)
@@ -358,8 +390,7 @@ class Nightly:
                 elif part.chunks:
                     # A part that found a bug has done its job tonight (its failure is in
                     # the report); one that could not run would not run better again.
-                    last = part.seconds / part.chunks
-                    if part.kind in ("tsan", "asan") or last > left or exit_status(part.runs) != 0:
+                    if part.kind in ("tsan", "asan") or part.last_seconds > left or exit_status(part.runs) != 0:
                         break
                 nxt = self.chunk_args(part, left)
                 if nxt is None:
@@ -376,7 +407,7 @@ class Nightly:
             if part.kind == "kill-matrix" and not part.chunks and not self.interrupted:
                 part.unchecked = "not checked tonight: the budget had no time left for this row of the matrix"
         for part in mine:
-            if not part.started or (part.kind != "kill-matrix" and not part.chunks and self.interrupted):
+            if not part.runs and (not part.started or (part.kind != "kill-matrix" and self.interrupted)):
                 if self.interrupted:
                     part.runs.append({"structure": part.structure or "(kill matrix)", "nightly_part": part.name,
                                       "check": part.kind, "verdict": "error", "failure": "interrupted: not run",
@@ -385,7 +416,14 @@ class Nightly:
                     part.unchecked = "not checked tonight: no time left in the budget"
             if part.unchecked:
                 unchecked.append({"part": part.name, "reason": part.unchecked})
-        return self.report(mine, unchecked, split, time.monotonic() - start)
+        if matrix_parts and not any(p.chunks for p in matrix_parts) and not self.interrupted:
+            # Rows left for another night rotate; a night whose kill matrix ran no row
+            # at all did not check the checkers: that is an error of the night.
+            matrix_parts[0].runs.append({"structure": "(kill matrix)", "nightly_part": "kill-matrix",
+                                         "check": "kill-matrix", "verdict": "error", "seconds": 0,
+                                         "failure": "NOT CHECKED: the kill matrix ran no row (the budget had no "
+                                                    "time left for it): the checkers were not checked tonight"})
+        return self.report(mine, unchecked, split, time.monotonic() - start, plan)
 
     def list_faults(self):
         """[(fault, structure)] of the build's catalogue (./lfcheck faults), or None."""
@@ -399,7 +437,7 @@ class Nightly:
                 (re.match(r"(\S+)\s+\[([^,\]]+)", line) for line in listing.stdout.splitlines()) if m]
 
     # --- the report ----------------------------------------------------------
-    def report(self, parts, unchecked, split, seconds):
+    def report(self, parts, unchecked, split, seconds, plan):
         a = self.a
         runs = [r for p in parts for r in p.runs]
         status = exit_status(runs)
@@ -461,6 +499,7 @@ class Nightly:
         doc = {"nightly": {"seed": a.seed, "budget_seconds": a.budget, "shard": f"{a.shard}/{a.shards}",
                            "seconds": round(seconds, 1), "threads": a.threads, "split_seconds": split,
                            "fault": a.fault or None, "interrupted": self.interrupted, "out": a.out,
+                           "plan_parts": [p.name for p in plan],
                            "parts": [{"part": p.name, "kind": p.kind, "structure": p.structure,
                                       "share_seconds": round(p.share, 1), "seconds": round(p.seconds, 1),
                                       "chunks": p.chunks, "work": work_of(p.runs),
@@ -468,13 +507,24 @@ class Nightly:
                                      for p in parts],
                            "unchecked": unchecked, "exit": status},
                "runs": runs}
-        if a.json:
-            with open(a.json, "w") as out:
-                out.write('{"nightly":' + json.dumps(doc["nightly"], separators=(",", ":")) + ',\n"runs":['
-                          + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n")
+        # JUnit first, the JSON last: a report that cannot be written is exit 2 with no
+        # JSON, never a JSON whose "exit" the command did not exit with. In the JUnit a
+        # run's classname names its part and chunk (tsan and asan runs of one workload,
+        # and the chunks of one part, are different testcases).
         if a.junit:
+            named = [dict(r, structure=f"{r.get('structure', '')}.{r.get('nightly_part', '')}.{r.get('chunk', 0)}")
+                     for r in runs]
             with open(a.junit, "w") as out:
-                out.write(junit(runs, "lfcheck.nightly"))
+                out.write(junit(named, "lfcheck.nightly"))
+        if a.json:
+            try:
+                with open(a.json, "w") as out:
+                    out.write('{"nightly":' + json.dumps(doc["nightly"], separators=(",", ":")) + ',\n"runs":['
+                              + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n")
+            except OSError:
+                if os.path.exists(a.json):
+                    os.unlink(a.json)
+                raise
         print("\n" + summary("nightly", runs))
         return status
 
@@ -518,9 +568,9 @@ def part_verdict(runs):
 def matrix_runs(path, status, base):
     """A kill-matrix shard's JSON as runs: one per fault (pass: caught, and by every layer
     its catalogue names; fail: missed), one per correct-code cell (pass: clean; fail: a
-    false alarm; error: not checked), an error run if the matrix is incomplete, and the
-    command's exit status held to them as for every other chunk."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    false alarm; error: not checked, over budget or erring), an error run if the matrix is
+    incomplete, and one if mutants' exit status is not the one its own rule gives its
+    matrix (0 if whole and ok, 1 if it shows a miss or a bad cell, 2 if incomplete)."""
     from mutants import judge, FALSE_ALARM, NO_SPEC
     try:
         with open(path) as f:
@@ -528,16 +578,22 @@ def matrix_runs(path, status, base):
         faults, correct, layers = doc["faults"], doc["correct_code"], doc["layers"]
     except (OSError, ValueError, KeyError, TypeError):
         return command_runs(path, status, base)   # the NO REPORT error run
-    _, missed, bad, _ = judge(faults, correct, layers, doc.get("allow_unchecked", False))
+    _, missed, bad, ok = judge(faults, correct, layers, doc.get("allow_unchecked", False))
     runs = []
     for f in faults:
         misses = [m for m in missed if m.startswith(f["name"] + " (")]
         r = dict(base, structure=f["mechanism"], fault=f["name"], seed=doc.get("first_seed"),
                  layer_runs=sum(c.get("seeds", 0) for c in f["layers"].values()), seconds=0)
+        trouble = "; ".join(f"{l}: " + ", ".join(filter(None, [f"{c['timeouts']} over budget" if c.get("timeouts")
+                                                               else "", f"errors {c['errors']}" if c.get("errors")
+                                                               else ""]))
+                            for l, c in f["layers"].items() if c.get("timeouts") or c.get("errors"))
         if not f["caught"]:
-            r.update(verdict="fail", failure="MISSED: no layer caught this seeded fault")
+            r.update(verdict="fail", failure="MISSED: no layer caught this seeded fault"
+                     + (f" (not every layer decided: {trouble})" if trouble else ""))
         elif misses:
-            r.update(verdict="fail", failure="MISSED by a layer the catalogue says must catch it: " + ", ".join(misses))
+            r.update(verdict="fail", failure="MISSED by a layer the catalogue says must catch it: " + ", ".join(misses)
+                     + (f" ({trouble})" if trouble else ""))
         else:
             r.update(verdict="pass", caught_by={l: c.get("seconds") for l, c in f["layers"].items() if c["caught"]})
         runs.append(r)
@@ -552,11 +608,14 @@ def matrix_runs(path, status, base):
         else:
             r.update(verdict="pass")
         runs.append(r)
-    if not doc.get("complete", True):
-        runs.append(dict(base, verdict="error", failure="INCOMPLETE: the matrix was interrupted", seconds=0))
-    if exit_status(runs) != status:
-        runs.append(dict(base, verdict="error", seconds=0,
-                         failure=f"NOT WHAT IT SAID: exit {status}, but its matrix stands for exit {exit_status(runs)}"))
+    complete = doc.get("complete", True)
+    if not complete:
+        runs.append(dict(base, check="kill-matrix.complete", verdict="error", seconds=0,
+                         failure="INCOMPLETE: the matrix was interrupted"))
+    said = (0 if ok else 1) if complete else (1 if not ok else 2)
+    if status != said:
+        runs.append(dict(base, check="kill-matrix.status", verdict="error", seconds=0,
+                         failure=f"NOT WHAT IT SAID: mutants exited {status}, but its matrix stands for exit {said}"))
     return runs
 
 
@@ -567,7 +626,7 @@ def parse_args(argv):
                                     "of GTEST_TOTAL_SHARDS, if set)")
     ap.add_argument("--seed", type=int, help="the night's seed, 1 to 10^9 (default: random, printed first)")
     ap.add_argument("--fault", default="", help="switch seeded fault F on (its structure's plan only)")
-    ap.add_argument("--threads", type=int, default=max(4, 2 * (os.cpu_count() or 1)),
+    ap.add_argument("--threads", type=int, default=min(256, max(4, 2 * (os.cpu_count() or 1))),
                     help="threads per stress run (default: twice the cores, at least 4)")
     ap.add_argument("--json", help="write the report {\"nightly\":{...},\"runs\":[...]} here")
     ap.add_argument("--junit", help="write the report as JUnit XML here")
@@ -610,7 +669,6 @@ def parse_args(argv):
         ap.error("run it as ./lfcheck nightly (it needs the driver and the build)")
     if not a.out:
         a.out = os.path.join(a.build, "nightly", time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + f"-{a.seed}")
-    os.makedirs(os.path.join(a.out, "artifacts"), exist_ok=True)
     a.out = os.path.abspath(a.out)
     return a
 
@@ -623,6 +681,7 @@ def main(argv):
                 os.unlink(f)
             if f and os.path.dirname(f):
                 os.makedirs(os.path.dirname(f), exist_ok=True)
+        os.makedirs(os.path.join(a.out, "artifacts"), exist_ok=True)
         return Nightly(a).run()
     except Exception as e:   # a report it cannot write, or a fault of its own: never "a bug found"
         import traceback
