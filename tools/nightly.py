@@ -9,8 +9,11 @@ and the CI shard files (ci/). For every structure of the build:
              model layer and real threads under TSan)
   tsan       `./lfcheck stress` under ThreadSanitizer, every workload, for its share
   asan       `./lfcheck stress --sanitizer address` (ASan+UBSan), the same
-and then the kill matrix (`./lfcheck mutants`, every seeded fault x every layer) at
-one seed, picked by the night's seed, in rows of the matrix's shards.
+and then the kill matrix (`./lfcheck mutants`, every seeded fault of the structures with
+hand-written scenarios x every layer) at one seed, picked by the night's seed, in G =
+min(12, its rows) row groups (its shards). Without sanitizer sub-builds there is no
+TSan/ASan part and no kill matrix (it needs the TSan stress binary), and lin runs its
+model layer only: each is listed as not checked.
 
 The budget (--budget: the checks' wall time, not counting the build before it) is
 split between them: tsan 30 %, asan 20 %, model 20 %, lin 15 %, kill matrix 15 %
@@ -19,11 +22,14 @@ divided among the structures. Before each part starts, the time left is shared a
 among the parts still to run in proportion to their shares, so a part that ends early
 gives its time to the rest and one that runs long takes it from them. A stress part
 runs for its share (--duration). A model or lin part always runs its first chunk and
-then more chunks while the next one (as long as the last) fits its share. The kill
-matrix runs its rows (one `mutants --shard J/12` each, starting at the row the seed
-picks) while they fit; the rows it has no time for are "not checked (budget)".
-A chunk still running at the budget's end plus a grace (5 %, at least 60 s) is
-stopped (SIGTERM): its unfinished runs are errors, never passes.
+then more chunks while the next one (as long as the last) fits its share, until a
+chunk fails or errs. The kill matrix runs its row groups (one `mutants --shard J/G`
+each, starting at the group the seed picks) while time is left; the groups it has no
+time for are "not checked tonight" (another night's seed starts elsewhere), but a night
+whose matrix ran no group is an error. A chunk still running at the budget's end plus a
+grace (5 %, at least 60 s) is stopped (SIGTERM; SIGKILL 60 s later): its unfinished
+runs are errors, never passes; a part that could not start before the grace ended is
+an error too.
 
 Shards (--shard I/N, or GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS): N machines, each
 with the budget, do one night's plan: the plan is made for N x budget of machine
