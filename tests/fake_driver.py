@@ -15,6 +15,8 @@ tsan, asan, mutants; unlisted: pass. Outcomes:
             run and exits 2 (exit 0 with a pass if no signal came)
   missed    mutants: fault fake.b is missed by every layer (exit 1)
   overbudget  mutants: the correct code's model cell is over budget (exit 1, as mutants does)
+FAKE_MODEL_SECONDS (if set): a model command takes (and reports) that many seconds per 1M
+--iterations (the default plan: 100k), so a chunk's time follows its size.
 FAKE_LOG (if set): each command appends "COMMAND ARGS" to it."""
 import json
 import os
@@ -55,7 +57,12 @@ def main(argv):
         while not got and time.monotonic() < end:
             time.sleep(0.05)
     else:
-        time.sleep(float(os.environ.get("FAKE_SECONDS", "0.2")))
+        slept = float(os.environ.get("FAKE_SECONDS", "0.2"))
+        if cmd == "model" and os.environ.get("FAKE_MODEL_SECONDS"):
+            # A chunk's time in proportion to its size: FAKE_MODEL_SECONDS per 1M
+            # iterations (the default plan: 100k).
+            slept = float(os.environ["FAKE_MODEL_SECONDS"]) * int(option(args, "--iterations", "100000")) / 1e6
+        time.sleep(slept)
     if outcome == "signal":
         signal.signal(signal.SIGSEGV, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -83,7 +90,7 @@ def main(argv):
     elif cmd == "stress":
         run.update(workload="w", threads=int(option(args, "--threads", "4")), ops=5000, sanitizer=kind)
     else:
-        run.update(scenario="s", scheduler="pct", iterations=1000)
+        run.update(scenario="s", scheduler="pct", iterations=int(option(args, "--iterations", "100000")))
     if got:
         run.update(verdict="error", failure="interrupted", seconds=0.1)
         status = 2
@@ -94,7 +101,7 @@ def main(argv):
                    seconds=0.1)
         status = 1
     else:
-        run.update(verdict="pass", seconds=0.1)
+        run.update(verdict="pass", seconds=round(slept, 3) if cmd == "model" else 0.1)
         status = 0
     if json_path:
         json.dump({"runs": [run]}, open(json_path, "w"))

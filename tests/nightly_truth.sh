@@ -6,6 +6,8 @@
 #   plan     every part of the plan ran, the shares add up to the budget, the model and
 #            lin parts repeat chunks at new seeds while their share lasts, the stress
 #            parts get their share as --duration; report and exit status agree
+#   sizing   a model chunk is sized to the time its part has left (its iterations), so
+#            the part keeps to its share
 #   shards   3 shards of one night run every part of the unsharded plan once; ./lfcheck
 #            merge of the 3 is the night (exit 0), of 2 of them INCOMPLETE (exit 2)
 #   fault    --fault: the fault's failure is in the report with its replay line, exit 1
@@ -70,6 +72,16 @@ if FAKE_LOG=$dir/plan.log nightly plan 0 -- --budget 20 --seed 5; then
   grep -q '^split of the night: model' "$dir/plan.out" && ok "plan: the split is stated" || fail "plan: no split line"
   spent=$(q "$dir/plan.json" 'n["seconds"] <= 20 + 5')
   [ "$spent" = True ] && ok "plan: within the budget" || fail "plan: took $(q "$dir/plan.json" 'n["seconds"]') s of 20"
+fi
+
+# sizing: a model chunk of 1M iterations takes 6 s, the first (the default plan) 0.6 s;
+# the model part's share is 4 s: later chunks are sized to the time left, not run whole
+if FAKE_MODEL_SECONDS=6 FAKE_LOG=$dir/size.log nightly size 0 -- --budget 20 --seed 5; then
+  got=$(q "$dir/size.json" 'parts["model.fake"]["seconds"] <= parts["model.fake"]["allotted_seconds"] + 0.5')
+  [ "$got" = True ] && ok "sizing: the model part's chunks fit its share" ||
+    fail "sizing: model part took $(q "$dir/size.json" '(parts["model.fake"]["seconds"], parts["model.fake"]["allotted_seconds"])')"
+  grep -q '^model fake --scheduler pct --iterations [1-9][0-9]\{4,5\} ' "$dir/size.log" &&
+    ok "sizing: a chunk of fewer iterations where the share has no time for 1M" || fail "sizing: no smaller chunk"
 fi
 
 # shards

@@ -77,8 +77,10 @@ from verdicts import command_runs, exit_status, junit, summary  # noqa: E402
 
 SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15}
 MATRIX_ROWS = 12          # the kill matrix is run as mutants --shard J/12
-LIN_CHUNK_SCENARIOS = 50
-MODEL_CHUNK_ITERATIONS = 1000000
+LIN_CHUNK_SCENARIOS = 50        # at most, per lin chunk (fewer where the share has no time for 50)
+LIN_MIN_SCENARIOS = 5
+MODEL_CHUNK_ITERATIONS = 1000000   # at most, per scenario of a PCT chunk (fewer to fit the share)
+MODEL_MIN_ITERATIONS = 20000
 MIN_STRESS_SECONDS = 10
 HEARTBEAT_SECONDS = 300   # a progress line for a chunk running this long, and every as long again
 KILL_AFTER_SECONDS = 60   # a chunk still running this long after its SIGTERM is killed
@@ -129,6 +131,8 @@ class Part:
         self.kind, self.structure, self.share, self.row = kind, structure, share, row
         self.name = f"kill-matrix.{row}/{MATRIX_ROWS}" if kind == "kill-matrix" else f"{kind}.{structure}"
         self.seconds, self.last_seconds, self.chunks, self.runs, self.unchecked = 0.0, 0.0, 0, [], None
+        self.allotted = 0.0
+        self.cost = None   # seconds per unit of the next chunk's size (see Nightly.chunk_args)
         self.started = False
 
 
@@ -284,6 +288,7 @@ class Nightly:
         part.chunks += 1
         part.seconds += seconds
         part.last_seconds = seconds
+        part.cost = chunk_cost(part.kind, runs, seconds) or part.cost
         part.runs += runs
         return runs, seconds, log_path
 
@@ -305,15 +310,26 @@ class Nightly:
                         "the default plan (PCT, then DPOR; bound 2 where DPOR does not end)")
             if k > 1000:   # every model seed has run (--seed is 0..1000)
                 return None
+            # Sized to fit the time left: the last chunk's sampled runs cost
+            # sum(seconds / iterations) per iteration of every scenario.
+            iterations = MODEL_CHUNK_ITERATIONS if not part.cost else \
+                min(MODEL_CHUNK_ITERATIONS, int(0.9 * left / part.cost))
+            if iterations < MODEL_MIN_ITERATIONS:
+                return None
             depth = 2 + (k - 1) % 4
-            return (["model", part.structure, "--scheduler", "pct", "--iterations", str(MODEL_CHUNK_ITERATIONS),
+            return (["model", part.structure, "--scheduler", "pct", "--iterations", str(iterations),
                      "--depth", str(depth), "--seed", str((a.seed + k) % 1001), "--first-failure", "--quiet"] + fault,
-                    f"PCT depth {depth}, {MODEL_CHUNK_ITERATIONS:,} iterations")
+                    f"PCT depth {depth}, {iterations:,} iterations")
         if part.kind == "lin":
             seed = derived_seed(a.seed, part.name, k)
             layer = [] if self.subbuilds else ["--layer", "model"]
-            return (["lin", part.structure, "--scenarios", str(LIN_CHUNK_SCENARIOS), "--seed", str(seed),
-                     "--quiet"] + layer + fault, f"{LIN_CHUNK_SCENARIOS} scenarios")
+            # Sized to fit the time left, at the last chunk's seconds per scenario.
+            scenarios = LIN_CHUNK_SCENARIOS if not part.cost else \
+                min(LIN_CHUNK_SCENARIOS, int(0.9 * left / part.cost))
+            if scenarios < LIN_MIN_SCENARIOS:
+                return None
+            return (["lin", part.structure, "--scenarios", str(scenarios), "--seed", str(seed),
+                     "--quiet"] + layer + fault, f"{scenarios} scenarios")
         if k:
             return None
         return (["mutants", "--seeds", "1", "--first-seed", str(a.seed % 1000 + 1), "--shard",
@@ -384,6 +400,7 @@ class Nightly:
             # This part's time: the time left, shared by the parts still to run (this
             # one included) in proportion to their shares.
             allotted = max(0.0, end - time.monotonic()) * part.share / sum(p.share for p in mine[idx:])
+            part.allotted = allotted
             while not self.interrupted:
                 now = time.monotonic()
                 left_all = max(0.0, end - now)
@@ -395,8 +412,11 @@ class Nightly:
                         break
                 elif part.chunks:
                     # A part that found a bug has done its job tonight (its failure is in
-                    # the report); one that could not run would not run better again.
-                    if part.kind in ("tsan", "asan") or part.last_seconds > left or exit_status(part.runs) != 0:
+                    # the report); one that could not run would not run better again. A
+                    # model or lin chunk is sized to the time left (chunk_args); without
+                    # a cost to size it by, one as long as the last must fit.
+                    if part.kind in ("tsan", "asan") or exit_status(part.runs) != 0 or \
+                            (part.cost is None and part.last_seconds > left):
                         break
                 nxt = self.chunk_args(part, left)
                 if nxt is None:
@@ -507,7 +527,8 @@ class Nightly:
                            "fault": a.fault or None, "interrupted": self.interrupted, "out": a.out,
                            "plan_parts": [p.name for p in plan],
                            "parts": [{"part": p.name, "kind": p.kind, "structure": p.structure,
-                                      "share_seconds": round(p.share, 1), "seconds": round(p.seconds, 1),
+                                      "share_seconds": round(p.share, 1), "allotted_seconds": round(p.allotted, 1),
+                                      "seconds": round(p.seconds, 1),
                                       "chunks": p.chunks, "work": work_of(p.runs),
                                       "verdict": part_verdict(p.runs) if p.runs else "not checked"}
                                      for p in parts],
@@ -533,6 +554,20 @@ class Nightly:
                 raise
         print("\n" + summary("nightly", runs))
         return status
+
+
+def chunk_cost(kind, runs, seconds):
+    """What a chunk's size costs, to size the next one: model — seconds per iteration of
+    every scenario, sum(seconds / iterations) over its sampled (PCT) runs; lin — seconds
+    per scenario (the chunk's wall time over its model layer's scenarios). None if the
+    chunk says nothing about it."""
+    if kind == "model":
+        pct = [r for r in runs if r.get("scheduler") == "pct" and r.get("iterations") and r.get("seconds")]
+        return sum(float(r["seconds"]) / int(r["iterations"]) for r in pct) or None
+    if kind == "lin":
+        scenarios = sum(int(r.get("scenarios", 0) or 0) for r in runs if r.get("layer") == "model")
+        return seconds / scenarios if scenarios else None
+    return None
 
 
 def work_of(runs):
