@@ -576,9 +576,10 @@ def work_of(runs):
     for r in runs:
         if r.get("check") == "kill-matrix":
             continue
-        if "layer" in r:   # lin
-            w["scenarios"] = w.get("scenarios", 0) + int(r.get("scenarios", 0) or 0)
-            w["executions"] = w.get("executions", 0) + int(r.get("executions", 0) or 0)
+        if "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
+            lay = "stress " if r["layer"] == "stress" else ""
+            w[lay + "scenarios"] = w.get(lay + "scenarios", 0) + int(r.get("scenarios", 0) or 0)
+            w[lay + "executions"] = w.get(lay + "executions", 0) + int(r.get("executions", 0) or 0)
         elif "ops" in r:   # stress
             unit = "executions" if r.get("unit") == "executions" else "operations"
             w[unit] = w.get(unit, 0) + int(r["ops"] or 0)
@@ -598,7 +599,8 @@ def work_text(runs, short=False):
     w = work_of(runs)
     if not w:
         return "no work" if not short else "0"
-    names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen"}
+    names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen",
+             "stress scenarios": "rt-scen", "stress executions": "rt-exec"}
     return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
 
 
