@@ -574,7 +574,11 @@ def work_of(runs):
     """The work a part's runs did, by unit."""
     w = {}
     for r in runs:
-        if r.get("check") == "kill-matrix":
+        if r.get("check") == "kill-matrix":   # a row of the matrix: a fault, or a correct-code cell
+            if r.get("verdict") != "error":
+                key = "faults" if r.get("fault") else "correct-code cells" if r.get("correct_code") else None
+                if key:
+                    w[key] = w.get(key, 0) + 1
             continue
         if "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
             lay = "stress " if r["layer"] == "stress" else ""
@@ -600,7 +604,8 @@ def work_text(runs, short=False):
     if not w:
         return "no work" if not short else "0"
     names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen",
-             "stress scenarios": "rt-scen", "stress executions": "rt-exec"}
+             "stress scenarios": "rt-scen", "stress executions": "rt-exec", "faults": "faults",
+             "correct-code cells": "cells"}
     return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
 
 
