@@ -507,7 +507,10 @@ class Nightly:
             seeds = sorted({str(m["seed"]) for m in members if "seed" in m})
             print(f"  {len(members)} x {verdict}: {structure}/{where}: {failure}"
                   + (f"  (seeds {', '.join(seeds)})" if seeds else ""))
-            for m in members[:3]:
+            unrun = [m for m in members if m.get("chunk") is None]
+            if unrun:   # parts that never ran a chunk: no replay, no log; name them
+                print("      parts: " + ", ".join(str(m.get("nightly_part")) for m in unrun))
+            for m in [m for m in members if m.get("chunk") is not None][:3]:
                 if m.get("replay"):   # a model runner's replay file, or a stress runner's replay line
                     line = m["replay"]
                     if line.endswith(".replay") and " " not in line:
