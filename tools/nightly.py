@@ -475,7 +475,7 @@ class Nightly:
                 continue
             table.setdefault(p.structure, {})[p.kind] = p
         kinds = ("model", "lin", "tsan", "asan")
-        print(f"{'structure':<14}" + "".join(f"{k:<34}" for k in kinds))
+        print(f"{'structure':<14}" + "".join(f"{k:<33} " for k in kinds).rstrip())
         for s, row in table.items():
             cells = []
             for k in kinds:
@@ -486,7 +486,7 @@ class Nightly:
                     cells.append("not checked")
                 else:
                     cells.append(f"{part_verdict(p.runs)} {work_text(p.runs, short=True)} {p.seconds:.0f}s")
-            print(f"{s:<14}" + "".join(f"{c:<34}" for c in cells))
+            print(f"{s:<14}" + "".join(f"{c:<33} " for c in cells).rstrip())
         matrix = [p for p in parts if p.kind == "kill-matrix"]
         if matrix:
             rows = [r for p in matrix for r in p.runs if r.get("fault")]
