@@ -40,8 +40,15 @@ No sharded result passes unless all its parts are there:
 `lfcheck run` in a shard).
 
 A run that appears in two files (the same structure, scenario or workload,
-scheduler, bound, depth, fault and seed; a lin part's shard) means the shards
+scheduler, bound, depth, fault, seed, threads and sanitizer; a lin part's shard; a
+nightly's part and chunk, a kill-matrix row's correct-code cell) means the shards
 overlapped: the merge keeps the first, says so, and adds an OVERLAP error run.
+
+Nightly shards (`lfcheck nightly --shard I/N`: a report with a "nightly" record) are
+one night only if they share its seed, budget, N, fault and plan, all N are there
+once, and their parts are the plan's, each once; otherwise an INCOMPLETE (or
+OVERLAP) error run says what is missing. The merged JSON holds the night's record:
+its plan, every shard's parts, and the union of what was not checked.
 
 Kill matrices (the --json of `lfcheck mutants --shard I/N`: {"faults":[...],
 "correct_code":[...]}) merge into one matrix, when every JSON file is one: its
