@@ -92,7 +92,10 @@ done
 # shutdown's watchdog (an owner parked past the window: a lost wake-up) used to end
 # the process with a raw exit_group: exit 1 and a replay line, but no JSON, so the
 # kill matrix counted the catch as an error. It now goes through StressRun::hang.
-if run own-hang 1 -- "$stress" shutdown --fault shutdown.park_no_recheck --duration 10 --seed 1; then
+# --hang-seconds 30: the runner's own round watchdog (30 s) stays out of the way of the
+# workload's (min(30, 10) = 10 s); with the derived 5 s for both, either could fire first
+# (a clean-clone run saw the runner's "no round completed for 5 s" win the race).
+if run own-hang 1 -- "$stress" shutdown --fault shutdown.park_no_recheck --duration 10 --hang-seconds 30 --seed 1; then
   grep -q '"failure":"HANG (an owner has not returned from shutdown()' "$dir/own-hang.json" &&
     ok "a workload's own hang watchdog: verdict fail (HANG) in JSON and JUnit, exit 1" ||
     fail "own hang watchdog: $(cat "$dir/own-hang.json")"
