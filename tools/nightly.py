@@ -73,6 +73,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from one_line_argparse import OneLineParser  # noqa: E402
+from mutants import FALSE_ALARM, NO_SPEC, compact, judge, shard_of  # noqa: E402
 from verdicts import command_runs, exit_status, junit, summary  # noqa: E402
 
 SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15}
@@ -595,13 +596,6 @@ def work_of(runs):
     return w
 
 
-def compact(n):
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if n >= div:
-            return f"{n / div:.1f}{suffix}"
-    return str(n)
-
-
 def work_text(runs, short=False):
     w = work_of(runs)
     if not w:
@@ -622,7 +616,6 @@ def matrix_runs(path, status, base):
     false alarm; error: not checked, over budget or erring), an error run if the matrix is
     incomplete, and one if mutants' exit status is not the one its own rule gives its
     matrix (0 if whole and ok, 1 if it shows a miss or a bad cell, 2 if incomplete)."""
-    from mutants import judge, FALSE_ALARM, NO_SPEC
     try:
         with open(path) as f:
             doc = json.load(f)
@@ -693,18 +686,8 @@ def parse_args(argv):
         ap.error(f"--budget {a.budget} is under 5m: too short for a nightly (the first chunk of every part "
                  "must fit; use ./lfcheck run)")
     a.budget = budget
-    shard_text, frm = a.shard, "--shard"
-    if shard_text is None and os.environ.get("GTEST_TOTAL_SHARDS") is not None:
-        frm = "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS"
-        if os.environ.get("GTEST_SHARD_INDEX") is None:
-            ap.error("GTEST_TOTAL_SHARDS is set but GTEST_SHARD_INDEX is not")
-        shard_text = f"{os.environ['GTEST_SHARD_INDEX']}/{os.environ['GTEST_TOTAL_SHARDS']}"
-    a.shard, a.shards = 0, 1
-    if shard_text is not None:
-        m = re.fullmatch(r"(\d+)/(\d+)", shard_text.strip())
-        if not m or int(m.group(2)) < 1 or int(m.group(1)) >= int(m.group(2)):
-            ap.error(f"{frm} takes I/N with 0 <= I < N, not '{shard_text}'")
-        a.shard, a.shards = int(m.group(1)), int(m.group(2))
+    a.shard, a.shards = shard_of(a.shard, ap)   # --shard, else GoogleTest's variables (as mutants)
+    if a.shards > 1:
         if a.seed is None:
             print("lfcheck nightly: a shard without --seed draws its own seed: the shards do not split one night "
                   "(give them all --seed S)", file=sys.stderr)
