@@ -7,9 +7,19 @@ params is compared with it in the same run:
     speedup = baseline real time / candidate real time   (> 1: candidate faster)
 A benchmark whose batches differ in size between variants reports a counter
 ns_per_op; when both sides have it, the ratio uses it instead of real time.
-When both sides report latency percentiles (counters p50_ns, p99_ns), each
-percentile is also compared (speedup = baseline latency / candidate latency),
-as an extra entry of the same comparison with "statistic": "p50" / "p99".
+When both sides report a statistic where less is better (STATISTICS below:
+latency percentiles p50_ns, p99_ns, p999_ns, the producers' post_p99_ns, the
+Looper's blocked_share), it is also compared (ratio = baseline / candidate, > 1:
+the candidate's is lower), as an extra entry of the same comparison with
+"statistic": "p50" and so on; a candidate figure of 0 gets no ratio (both
+figures stay in the main entry's params). Counted events (missed_16ms: deliveries
+more than a 16 ms frame late) are kept as counts in the main entry's params, with
+"fewer_missed_16ms" (candidate < baseline), and never turned into a ratio of two
+small numbers.
+A benchmark with more threads than the machine has cores (params "threads:T", or
+a "threads" counter) is marked "oversubscribed" (printed "OVERSUBSCRIBED"): its
+threads time-slice, so its figures include the OS scheduler and say nothing
+about a goal stated for that many cores.
 With --repetitions N (default 3) every benchmark runs N times and the medians
 are compared (params keep each side's coefficient of variation, candidate_cv /
 baseline_cv, a measure of how noisy the machine was).
@@ -41,7 +51,11 @@ import tempfile
 from one_line_argparse import OneLineParser
 
 BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation")
-PERCENTILES = ("p50", "p99")
+# (statistic, counter, what it is): compared as baseline / candidate, less is better.
+STATISTICS = (("p50", "p50_ns", "latency"), ("p99", "p99_ns", "latency"), ("p999", "p999_ns", "latency"),
+              ("post_p99", "post_p99_ns", "post latency"), ("blocked_share", "blocked_share", "share of time blocked"))
+# Counted events: kept as counts, never as a ratio.
+COUNTS = ("missed_16ms",)
 # Google Benchmark's own suffixes, the same for both variants: not part of the params.
 TIMING_SUFFIXES = ("manual_time", "real_time")
 
@@ -85,7 +99,8 @@ def comparisons_from(doc):
         if not aggregated and b.get("run_type", "iteration") != "iteration":
             continue
         b = dict(b, cv=cvs.get(b.get("run_name")), repetitions=b.get("repetitions", 1))
-        parts = [p for p in b.get("run_name", b["name"]).split("/") if p not in TIMING_SUFFIXES]
+        parts = [p for p in b.get("run_name", b["name"]).split("/")
+                 if p not in TIMING_SUFFIXES and not p.startswith("iterations:")]
         if len(parts) < 2:
             continue
         name, variant, params = parts[0], parts[1], "/".join(parts[2:])
@@ -109,6 +124,10 @@ def comparisons_from(doc):
                                 "candidate_time": round(cand_t, 1), "baseline_time": round(base_t, 1),
                                 "repetitions": b["repetitions"]}}
             threads = next((int(p.split(":", 1)[1]) for p in params.split("/") if p.startswith("threads:")), None)
+            total_threads = threads if threads is not None else (int(b["threads"]) if "threads" in b else None)
+            oversubscribed = total_threads is not None and total_threads > (os.cpu_count() or 1)
+            if total_threads is not None:
+                entry["params"].update(threads=total_threads, oversubscribed=oversubscribed)
             if threads is not None and b.get("real_time") and bb.get("real_time"):
                 possible = min(threads, os.cpu_count() or 1)
                 cand_par = round(b["cpu_time"] / b["real_time"], 2)
@@ -118,19 +137,29 @@ def comparisons_from(doc):
                                        loaded=max(cand_par, base_par) < 0.75 * possible)
             if b["cv"] is not None and bb["cv"] is not None:
                 entry["params"]["candidate_cv"], entry["params"]["baseline_cv"] = b["cv"], bb["cv"]
-            for pc in PERCENTILES:
-                if f"{pc}_ns" in b and f"{pc}_ns" in bb:
-                    entry["params"][f"candidate_{pc}_ns"] = round(b[f"{pc}_ns"], 1)
-                    entry["params"][f"baseline_{pc}_ns"] = round(bb[f"{pc}_ns"], 1)
+            for _, counter, _ in STATISTICS:
+                if counter in b and counter in bb:
+                    digits = 6 if counter == "blocked_share" else 1
+                    entry["params"][f"candidate_{counter}"] = round(b[counter], digits)
+                    entry["params"][f"baseline_{counter}"] = round(bb[counter], digits)
+            for counter in COUNTS:
+                if counter in b and counter in bb:
+                    entry["params"][f"candidate_{counter}"] = int(b[counter])
+                    entry["params"][f"baseline_{counter}"] = int(bb[counter])
+                    entry["params"][f"fewer_{counter}"] = b[counter] < bb[counter]
             out.append(entry)
-            for pc in PERCENTILES:
-                if f"{pc}_ns" in b and f"{pc}_ns" in bb and b[f"{pc}_ns"] > 0:
-                    out.append({"name": name, "ratio": round(bb[f"{pc}_ns"] / b[f"{pc}_ns"], 3),
-                                "params": {"candidate": variant, "baseline": base, "args": params,
-                                           "statistic": pc,
-                                           "metric": f"speedup = baseline {pc} latency / candidate {pc} latency",
-                                           "candidate_ns": round(b[f"{pc}_ns"], 1),
-                                           "baseline_ns": round(bb[f"{pc}_ns"], 1)}})
+            for stat, counter, what in STATISTICS:
+                if counter in b and counter in bb and b[counter] > 0:
+                    unit, digits = ("_share", 6) if counter == "blocked_share" else ("_ns", 1)
+                    stat_entry = {"name": name, "ratio": round(bb[counter] / b[counter], 3),
+                                  "params": {"candidate": variant, "baseline": base, "args": params,
+                                             "statistic": stat,
+                                             "metric": f"baseline {stat} {what} / candidate {stat} {what} (> 1: candidate lower)",
+                                             f"candidate{unit}": round(b[counter], digits),
+                                             f"baseline{unit}": round(bb[counter], digits)}}
+                    if total_threads is not None:
+                        stat_entry["params"].update(threads=total_threads, oversubscribed=oversubscribed)
+                    out.append(stat_entry)
     return out
 
 
@@ -209,11 +238,11 @@ def stress_ops_per_second(binary, ops):
 def write_svg(path, comparisons, cores):
     rows = len(comparisons)
     height = 60 + 28 * rows
-    width = 1100
+    width = 1200
     import math
     lo = min([math.log10(max(c["ratio"], 1e-3)) for c in comparisons] + [-1])
     hi = max([math.log10(max(c["ratio"], 1e-3)) for c in comparisons] + [1])
-    x0, x1 = 560, width - 60
+    x0, x1 = 660, width - 60
     def x(v):
         return x0 + (math.log10(max(v, 1e-3)) - lo) / (hi - lo) * (x1 - x0)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
@@ -222,10 +251,11 @@ def write_svg(path, comparisons, cores):
     for i, c in enumerate(comparisons):
         y = 40 + 28 * i
         stat = f' [{c["params"]["statistic"]}]' if "statistic" in c["params"] else ""
-        label = f'{c["name"]} {c["params"]["candidate"]} vs {c["params"]["baseline"]} {c["params"]["args"]}{stat}'
-        colour = "#2a7" if c["ratio"] >= 1 else "#c53"
+        over = " (oversubscribed)" if c["params"].get("oversubscribed") else ""
+        label = f'{c["name"]} {c["params"]["candidate"]} vs {c["params"]["baseline"]} {c["params"]["args"]}{stat}{over}'
+        colour = "#999" if over else "#2a7" if c["ratio"] >= 1 else "#c53"
         left, right = sorted((x(1), x(c["ratio"])))
-        parts.append(f'<text x="10" y="{y + 14}">{label[:80]}</text>')
+        parts.append(f'<text x="10" y="{y + 14}">{label[:96]}</text>')
         parts.append(f'<rect x="{left}" y="{y}" width="{max(right - left, 1)}" height="18" fill="{colour}"/>')
         parts.append(f'<text x="{right + 4}" y="{y + 14}">{c["ratio"]:.3g}x</text>')
     parts.append("</svg>")
@@ -283,7 +313,14 @@ def main():
         if "cpu_per_real_idle" in p:  # threaded: how parallel each side really ran
             par = (f'  cpu/real {p["candidate_cpu_per_real"]:.2f} vs {p["baseline_cpu_per_real"]:.2f} '
                    f'(idle: {p["cpu_per_real_idle"]}){"  LOADED: not a scaling figure" if p["loaded"] else ""}')
-        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {args:<44} {c["ratio"]:>9.3f}x{par}')
+        counts = "".join(f'  {k}: {p[f"candidate_{k}"]} vs {p[f"baseline_{k}"]}' for k in COUNTS if f"candidate_{k}" in p)
+        over = (f'  OVERSUBSCRIBED: {p["threads"]} threads on {cores} cores, not a figure for {p["threads"]} cores'
+                if p.get("oversubscribed") else "")
+        print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {args:<44} {c["ratio"]:>9.3f}x{par}{counts}{over}')
+        for stat, counter, what in STATISTICS:  # a candidate figure of 0 has no ratio: say so
+            if "statistic" not in p and p.get(f"candidate_{counter}") == 0 and f"baseline_{counter}" in p:
+                print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {p["args"] + f" [{stat}]":<44} '
+                      f'no ratio: {what} 0 vs {p[f"baseline_{counter}"]}')
     for u in unfinished:
         print(f'  {u["name"]:<36} {u["variant"]:>10} {u["args"]}: did not finish ({u["error"]})')
     for r in cachegrind:
