@@ -49,6 +49,7 @@ import sys
 import tempfile
 
 from one_line_argparse import OneLineParser
+import drain_profile
 
 BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation")
 # (statistic, counter, what it is): compared as baseline / candidate, less is better.
@@ -273,6 +274,7 @@ def main():
     ap.add_argument("--tsan-stress", help=argparse.SUPPRESS)
     ap.add_argument("--plain-stress", help=argparse.SUPPRESS)
     ap.add_argument("--cachegrind", help=argparse.SUPPRESS)
+    ap.add_argument("--drain-profile", help=argparse.SUPPRESS)
     ap.add_argument("--repetitions", type=int, default=3,
                     help="runs of each benchmark; the median is compared (default 3; smoke: 1)")
     ap.add_argument("--check-args", action="store_true",
@@ -302,6 +304,24 @@ def main():
             comparisons += extra
         else:
             print("bench: valgrind not installed: no branch-miss counts (apt-get install valgrind)", file=sys.stderr)
+    profiles = []
+    if a.drain_profile:
+        if shutil.which("valgrind") and shutil.which("addr2line"):
+            for n in (1000,) if a.smoke else (1000, 100000):
+                deli = drain_profile.profile(a.drain_profile, "deli", n)
+                locked = drain_profile.profile(a.drain_profile, "locked", n)
+                profiles += [deli, locked]
+                d, l = deli["per_message"], locked["per_message"]
+                comparisons.append({"name": "deliqueue_vs_locked_drain", "ratio": round(l["instructions"] / d["instructions"], 3),
+                                    "params": {"candidate": "deli", "baseline": "locked", "args": f"backlog:{n}",
+                                               "statistic": "instructions",
+                                               "metric": "baseline / candidate instructions per delivered message "
+                                                         "(callgrind, deterministic; steps under \"drain_profile\")",
+                                               "candidate_instructions": d["instructions"],
+                                               "baseline_instructions": l["instructions"]}})
+        else:
+            print("bench: valgrind or addr2line missing: no drain profiles (apt-get install valgrind binutils)",
+                  file=sys.stderr)
     cores = os.cpu_count()
     reps = "" if a.smoke or a.repetitions < 2 else f", median of {a.repetitions} runs each"
     print(f"lfcheck bench on {cores} cores{reps}{' (smoke: one quick pass, figures not meaningful)' if a.smoke else ''}")
@@ -326,11 +346,15 @@ def main():
     for r in cachegrind:
         print(f'  cachegrind {r["variant"]:>10} {r["pattern"]:<6} n={r["n"]}: {r["instructions"]} instructions, '
               f'{r["branches"]} conditional branches, {r["mispredicted"]} mispredicted')
+    for r in profiles:
+        drain_profile.print_profile(r)
     if a.json:
         with open(a.json, "w") as f:
             doc = {"cores": cores, "comparisons": comparisons}
             if cachegrind:
                 doc["cachegrind"] = cachegrind
+            if profiles:
+                doc["drain_profile"] = profiles
             if unfinished:
                 doc["unfinished"] = unfinished
             json.dump(doc, f, indent=1)
