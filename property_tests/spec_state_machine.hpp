@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "property_tests/fault_selection.hpp"
+#include "harness/lin/spec_hooks.hpp"
 #include "harness/lin/spec_subject.hpp"
 #include "specs/spec.hpp"
 #include "sync/std_sync.hpp"
@@ -70,6 +71,9 @@ void sequence_matches_model_on(Subject& subject, const std::vector<SpecCall<S>>&
 // process before RapidCheck printed its reproduce line).
 template <class S, spec::FaultOf<S> F>
 void sequence_matches_model(const std::vector<SpecCall<S>>& calls) {
+  // The spec's hooks (harness/lin/spec_hooks.hpp): this thread is the driver, and
+  // the one thread that calls the Subject.
+  const spec::ThreadScope<S> driver(spec::kDriverThread);
   auto owned = std::make_unique<spec::SubjectOf<S, StdSync, F>>();
   try {
     sequence_matches_model_on<S>(*owned, calls);

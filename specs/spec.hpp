@@ -40,14 +40,28 @@
 //       reference you hold", so that an owner waiting for the last reference never
 //       waits for a thread that has finished (specs/shutdown_spec.hpp)
 //
+//   static void setup();                       once per process, before anything else
+//   static void thread_begin(unsigned t);      on every thread the harness starts, before
+//   static void thread_end(unsigned t);        its first call / after its last one
+//       per-thread set-up a library asks for (attach to a reclamation manager,
+//       rcu_register_thread). t is the thread's index as run() gets it, or
+//       spec::kDriverThread for the harness's driver, which builds and destroys
+//       Subjects and runs prefix and suffix calls. When each layer calls them:
+//       harness/lin/spec_hooks.hpp.
+//
 // Subject is constructed per execution (under Relacy: inside the simulation, so
 // its allocations, leaks and frees are checked) and destroyed after it.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <string>
 
 namespace lfcheck::spec {
+
+// The thread index a spec's thread_begin/thread_end get for the harness's driver
+// thread (it builds and destroys Subjects and runs prefix and suffix calls).
+inline constexpr unsigned kDriverThread = UINT_MAX;
 
 // Where a generated call will run.
 enum class Where : std::uint8_t {

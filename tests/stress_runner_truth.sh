@@ -12,6 +12,8 @@
 #   hangs       a workload's own hang watchdog (shutdown's parked owner) leaves the
 #               same whole verdict as the runner's
 #   heartbeats  a nested lin.scenarios run beats per execution: no false HANG
+#   positions   a HANG report shows each thread's last finished and running operation
+#   hooks       a spec's thread_begin/thread_end run on every thread lin starts
 #   real time   lin.scenarios checks real-time order, not program order alone: probe_stale
 #               (stress/selftest/probe_lin_stale.cpp), a register whose writes others see
 #               late, is linearizable in program order and must fail
@@ -99,6 +101,34 @@ if run own-hang 1 -- "$stress" shutdown --fault shutdown.park_no_recheck --durat
   grep -q '"failure":"HANG (an owner has not returned from shutdown()' "$dir/own-hang.json" &&
     ok "a workload's own hang watchdog: verdict fail (HANG) in JSON and JUnit, exit 1" ||
     fail "own hang watchdog: $(cat "$dir/own-hang.json")"
+fi
+
+# --- a hang report shows where each thread was (issue 30) ---------------------------
+# probe_hang: thread 0's third operation never returns, thread 1 ends its round and
+# waits at the barrier. The runner's HANG names thread 0's running operation and
+# thread 1 between operations, in the table and in the JSON's thread_positions.
+if run hang-positions 1 -- "$probes" probe_hang --threads 2 --hang-seconds 1 --seed 1; then
+  positions=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+p = {x['thread']: x for x in r['thread_positions']}
+ok = (r['failure'].startswith('HANG (no round completed') and p[0]['running']['op'] == 'wait_forever 7'
+      and p[0]['finished'] == 2 and 'running' not in p[1] and p[1]['finished'] == 8
+      and p[1]['last_finished']['op'].startswith('quick'))
+print('ok' if ok else json.dumps(r['thread_positions']))" "$dir/hang-positions.json" 2>&1)
+  [ "$positions" = ok ] && grep -q "wait_forever 7 since" "$dir/hang-positions.out" &&
+    grep -q "nothing: between operations" "$dir/hang-positions.out" &&
+    ok "a HANG shows each thread's last finished and running operation (table and JSON thread_positions)" ||
+    fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.out")"
+fi
+
+# --- a spec's per-thread hooks run on every thread lin starts (issue 30) --------------
+# probe_hooks' Subject fails a check on a call (or its construction or destruction)
+# from a thread its thread_begin did not register, and on a second registration.
+if run hooks 0 -- "$probes" probe_hooks --lin-scenarios 5 --ops 40000 --threads 3 --seed 1; then
+  grep -q '"workload":"lin.scenarios"' "$dir/hooks.json" && grep -q '"workload":"lin.history"' "$dir/hooks.json" &&
+    ok "probe_hooks: lin.scenarios and lin.history call thread_begin/thread_end on every thread, the driver's too" ||
+    fail "probe_hooks: $(cat "$dir/hooks.json")"
 fi
 
 # --- the hang window counts executions, not scenarios -----------------------------

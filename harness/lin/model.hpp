@@ -27,6 +27,7 @@
 #include "harness/lin/execution.hpp"
 #include "harness/lin/outcome.hpp"
 #include "harness/lin/scenario.hpp"
+#include "harness/lin/spec_hooks.hpp"
 #include "harness/lin/spec_subject.hpp"
 #include "lin/checker.hpp"
 #include "lin/table.hpp"
@@ -53,6 +54,11 @@ struct ModelShared : ExecutionBook<S> {
 // model layer compiled once per seeded fault: everything else is per spec.
 template <class S, spec::FaultOf<S> F>
 struct LinModelTest {
+  // The spec's hooks (spec_hooks.hpp): the driver's around the Subject (declared
+  // first: begun before it is built, ended after it is destroyed), each simulated
+  // thread's around its calls. Relacy's threads are fibers of one OS thread, so
+  // here the hooks may only touch state written against the Sync policy.
+  spec::ThreadScope<S> driver{spec::kDriverThread};
   spec::SubjectOf<S, RelacySync, F> subject;
 
   void before() {
@@ -60,7 +66,10 @@ struct LinModelTest {
     shared.rejected = false;  // describes this execution only (the failing one is re-run last)
     run_prefix(subject, shared);
   }
-  void thread(unsigned t) { run_thread(subject, *ModelShared<S>::bound, t); }
+  void thread(unsigned t) {
+    const spec::ThreadScope<S> scope(t);
+    run_thread(subject, *ModelShared<S>::bound, t);
+  }
   void invariant() {}
   void after() {
     ModelShared<S>& shared = *ModelShared<S>::bound;

@@ -33,6 +33,7 @@
 #include "harness/lin/outcome.hpp"
 #include "harness/stress/litmus_registry.hpp"
 #include "harness/stress/sanitizer.hpp"
+#include "harness/lin/spec_hooks.hpp"
 #include "harness/lin/spec_subject.hpp"
 #include "harness/stress_registry.hpp"
 #include "lin/checker.hpp"
@@ -98,6 +99,7 @@ LinOutcome run_stress_scenario(const spec::SubjectPort<S>& port, const Scenario<
   options.progress = false;
   StressRun run(options, "lin scenario");
   run.beat_for(&outer);  // the outer run's hang watchdog sees every execution
+  run.set_thread_hooks(spec::thread_hooks_of<S>());  // every team member: thread_begin/thread_end
   shared->run = &run;
   LinLitmus<S>::shared = shared.get();
   LinLitmus<S>::port = &port;
@@ -130,6 +132,8 @@ template <class S>
 struct LinScenariosWorkload {
   static void run(StressRun& run, const spec::SubjectPort<S>& port) {
     const StressOptions& o = run.options();
+    // This thread builds every execution's Subject and runs its prefix and suffix.
+    const spec::ThreadScope<S> driver(spec::kDriverThread);
     // The budget: --lin-scenarios N scenarios, else --ops (100 per execution) or --duration.
     const std::uint64_t total = o.lin_scenarios ? UINT64_MAX
                                 : o.ops         ? std::max<std::uint64_t>(o.ops / 100, 1)
@@ -204,6 +208,9 @@ struct LinHistoryWorkload {
     const unsigned n = run.options().threads;
     const std::uint64_t per_thread = (kHistoryCalls + n - 1) / n;
     using Subject = spec::PortedSubject<S>;
+    // Declared first, so destroyed last: after the last Subject (spec_hooks.hpp).
+    const spec::ThreadScope<S> driver(spec::kDriverThread);
+    run.set_thread_hooks(spec::thread_hooks_of<S>());
     auto subject = std::make_unique<Subject>(port);
     std::vector<std::vector<typename S::Call>> calls(n);
     std::vector<std::vector<Operation<S>>> done(n);

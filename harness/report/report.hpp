@@ -74,6 +74,11 @@ struct RunRecord {
     verdict = v;
     return str("verdict", verdict_name(v));
   }
+  // A value that is already JSON text (an array or object built by the caller).
+  RunRecord& json(const std::string& k, const std::string& json_text) {
+    fields.emplace_back(k, json_text);
+    return *this;
+  }
   RunRecord& boolean(const std::string& k, bool v) {
     fields.emplace_back(k, v ? "true" : "false");
     return *this;

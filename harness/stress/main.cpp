@@ -493,6 +493,58 @@ struct HangContext {
 } hang_context;
 std::mutex hang_context_mutex;  // guards hang_context
 
+// A recorded operation as a hang report shows it ("call 17", "pop(0x3) -> 5";
+// running: no result yet).
+std::string op_words(const RecordedOp& op, bool finished) {
+  char text[128];
+  const char* name = op.name ? op.name : "op";
+  if (op.result == RecordedOp::kNoResult || !finished)
+    std::snprintf(text, sizeof text, "%s %llu", name, static_cast<unsigned long long>(op.argument));
+  else
+    std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", name, static_cast<unsigned long long>(op.argument),
+                  static_cast<long long>(op.result));
+  return text;
+}
+
+// Where every thread of the hung run was: a table on stderr and the record's
+// "thread_positions" (JSON array). The times are milliseconds since the run
+// started; `now_ms` is the time of the report.
+std::string report_positions(const StressRun& run) {
+  const auto where = run.innermost_run().positions();
+  const double now_ms = run.innermost_run().us_since_start() / 1000;
+  std::fprintf(stderr, "where each thread was (ms since the run started; now %.1f ms):\n", now_ms);
+  std::fprintf(stderr, "  %-7s %-10s %-40s %s\n", "thread", "finished", "last finished operation", "running");
+  std::string json = "[";
+  for (const auto& p : where) {
+    std::string last = p.has_last ? op_words(p.last, true) : "-";
+    char last_at[48] = "", running[200];
+    if (p.has_last) std::snprintf(last_at, sizeof last_at, " (ended %.1f)", p.last.end_us / 1000);
+    if (p.running)
+      std::snprintf(running, sizeof running, "%s since %.1f, for %.1f ms", op_words(p.current, false).c_str(),
+                    p.current.begin_us / 1000, now_ms - p.current.begin_us / 1000);
+    else
+      std::snprintf(running, sizeof running, "nothing: between operations (waiting for the round or its team)");
+    std::fprintf(stderr, "  t%-6u %-10llu %-40s %s\n", p.thread, static_cast<unsigned long long>(p.finished),
+                 (last + last_at).c_str(), running);
+    char head[96];
+    std::snprintf(head, sizeof head, "%s{\"thread\":%u,\"finished\":%llu", json.size() > 1 ? "," : "", p.thread,
+                  static_cast<unsigned long long>(p.finished));
+    json += head;
+    if (p.has_last) {
+      char at[48];
+      std::snprintf(at, sizeof at, ",\"ended_ms\":%.3f}", p.last.end_us / 1000);
+      json += ",\"last_finished\":{\"op\":" + RunRecord::quote(op_words(p.last, true)) + at;
+    }
+    if (p.running) {
+      char at[48];
+      std::snprintf(at, sizeof at, ",\"since_ms\":%.3f}", p.current.begin_us / 1000);
+      json += ",\"running\":{\"op\":" + RunRecord::quote(op_words(p.current, false)) + at;
+    }
+    json += "}";
+  }
+  return json + "]";
+}
+
 // Reports the run in progress as a HANG (JSON, JUnit, replay file and line) and
 // ends the process with status 1. Threads stuck in the rounds cannot be joined,
 // so nothing else can end the run. Called by the runner's watchdog below and by
@@ -506,11 +558,13 @@ std::mutex hang_context_mutex;  // guards hang_context
   const HangContext& c = hang_context;
   std::fprintf(stderr, "\nlfcheck stress: %s/%s: %s\n", c.e ? c.e->structure.c_str() : "?",
                c.e ? c.e->workload.c_str() : "?", what);
+  const std::string positions = c.run ? report_positions(*c.run) : "[]";
   if (c.o && c.e && c.run && c.finished) {
     auto runs = *c.finished;
     // The time the run really took, not the window.
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
     runs.push_back(record(*c.o, *c.e, c.run->work_so_far(), seconds, what, c.e->unit));
+    runs.back().json("thread_positions", positions);
     if (!c.o->json.empty()) write_runs_json(c.o->json, runs);
     if (!c.o->junit.empty()) write_junit(c.o->junit, "lfcheck.stress", runs, {"workload"});
     const std::string file = write_artifacts(*c.o, *c.e, what, nullptr);

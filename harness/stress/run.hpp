@@ -54,6 +54,7 @@
 
 #include "harness/cli/interrupt.hpp"
 #include "harness/cli/progress.hpp"
+#include "harness/stress/thread_hooks.hpp"
 
 // Code that runs inside a sanitizer's report while the process dies (the ring
 // dump): no instrumentation at all (clang's disable_sanitizer_instrumentation: not
@@ -242,6 +243,11 @@ class StressRun {
 
   const StressOptions& options() const { return options_; }
 
+  // Called on every thread run_rounds or run_litmus starts (thread_hooks.hpp). Set
+  // before the threads start.
+  void set_thread_hooks(const ThreadHooks& hooks) { thread_hooks_ = hooks; }
+  const ThreadHooks& thread_hooks() const { return thread_hooks_; }
+
   // Records a failure (the first one is kept) and ends the run after this round.
   void fail(const std::string& what) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -304,6 +310,46 @@ class StressRun {
     for (std::size_t t = 0; t < count; ++t) ops += rings[t].recorded();
     return ops;
   }
+  // Where each thread is, for a hang report (any thread, while the others run or
+  // hang): its last finished operation and the one it is running, if any. Read
+  // torn-tolerant and uninstrumented like dump_rings (the owners may be writing);
+  // a running operation is told from a stale slot by its start, which comes after
+  // the end of the thread's previous operation.
+  struct ThreadPosition {
+    unsigned thread = 0;
+    std::uint64_t finished = 0;  // operations finished so far
+    bool has_last = false, running = false;
+    RecordedOp last, current;
+  };
+  LFCHECK_NOT_SANITIZED std::vector<ThreadPosition> positions() const {
+    std::vector<ThreadPosition> out;
+    // acquire: pairs with track_threads' release stores (the rings are built)
+    const std::size_t count = ring_count_.load(std::memory_order_acquire);
+    const Ring* rings = ring_base_.load(std::memory_order_acquire);
+    if (!rings) return out;
+    out.resize(count);
+    for (std::size_t t = 0; t < count; ++t) {
+      ThreadPosition& p = out[t];
+      p.thread = static_cast<unsigned>(t);
+      p.finished = rings[t].next.load(std::memory_order_relaxed);  // relaxed: a count
+      const RecordedOp& now = rings[t].slots[p.finished % kRingSize];
+      if (p.finished > 0) {
+        p.has_last = true;
+        p.last = rings[t].slots[(p.finished - 1) % kRingSize];
+      }
+      p.running = now.begin_us > 0 && (!p.has_last || now.begin_us >= p.last.end_us);
+      if (p.running) p.current = now;
+    }
+    return out;
+  }
+  // The run whose threads are the ones running now (a nested run, see innermost()).
+  const StressRun& innermost_run() const {
+    const StressRun* run = this;
+    // acquire: pairs with beat_for's release (and the destructor's)
+    while (const StressRun* child = run->child_.load(std::memory_order_acquire)) run = child;
+    return *run;
+  }
+
   // Progress of a workload that drives its threads itself (total 0: unknown).
   void show_progress(std::uint64_t done, std::uint64_t total) { progress_.update(done, total); }
   void end_progress() { progress_.finish(); }
@@ -372,6 +418,7 @@ class StressRun {
     const double deadline_us = options_.ops ? HUGE_VAL : options_.duration * 1e6;
 
     auto worker = [&](unsigned thread) {
+      const HookedThread hooked(thread_hooks_, thread);  // the spec's thread_begin/thread_end
       auto rng = thread_rng(thread);
       std::uint64_t my_generation = 0;
       Ring& ring = rings_[thread];
@@ -449,6 +496,7 @@ class StressRun {
   const char* unit_ = "ops";
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::vector<std::pair<std::string, std::uint64_t>> notes_;
+  ThreadHooks thread_hooks_;
 };
 
 }  // namespace lfcheck

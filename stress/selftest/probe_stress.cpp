@@ -21,7 +21,14 @@
 //               interrupted command marks the one running and the one after it);
 //   probe_lin   a spec whose boom() call fails a Sync::check and returns a wrong
 //               result: the lin.scenarios failure is the check's, in what is
-//               printed and in the JSON alike (issue 27).
+//               printed and in the JSON alike (issue 27);
+//   probe_hang  thread 0's third operation never returns, the others finish their
+//               round and wait: the runner's HANG report shows where each thread
+//               was, in its table and in the JSON's thread_positions (issue 30);
+//   probe_hooks a spec with per-thread hooks (spec_hooks.hpp) whose Subject fails a
+//               check when called from a thread its thread_begin did not register,
+//               or when a thread ends registered twice: lin.scenarios and lin.history
+//               pass only if every thread the harness starts is hooked (issue 30).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -44,6 +51,7 @@ enum class ProbeLeakFault { none };
 enum class ProbeSlowFault { none };
 enum class ProbeCrashFault { none };
 enum class ProbeLitmusFault { none };
+enum class ProbeHangFault { none };
 
 template <>
 struct FaultTraits<ProbeIdleFault> {
@@ -77,6 +85,13 @@ struct FaultTraits<ProbeLitmusFault> {
   static constexpr const char* mechanism = "probe_litmus";
   static constexpr FaultInfo<ProbeLitmusFault> catalogue[] = {
       {ProbeLitmusFault::none, "probe_litmus.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeHangFault> {
+  static constexpr const char* mechanism = "probe_hang";
+  static constexpr FaultInfo<ProbeHangFault> catalogue[] = {
+      {ProbeHangFault::none, "probe_hang.none", "(no faults: a runner self-test)", "", "stress"}};
 };
 
 namespace probe_stress {
@@ -133,6 +148,24 @@ struct Crash {
           std::raise(SIGSEGV);
         },
         [] {});
+  }
+};
+
+template <ProbeHangFault F>
+struct Hang {
+  static constexpr const char* name = "one_thread_stuck";
+  static constexpr const char* description =
+      "thread 0's third operation never returns; the others finish their round (runner self-test)";
+  static void run(StressRun& run) {
+    std::atomic<unsigned> calls{0};  // thread 0's operations (relaxed: its own counter)
+    run.run_rounds(
+        [&](unsigned t, auto&) {
+          if (t != 0) return run.describe(t, "quick", 1, 0);
+          if (calls.fetch_add(1, std::memory_order_relaxed) != 2) return run.describe(t, "quick", 1, 0);
+          run.describe(t, "wait_forever", 7, 0);
+          for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the runner's watchdog ends the process
+        },
+        [] {}, /*round_ops=*/8);
   }
 };
 
@@ -215,10 +248,53 @@ struct ProbeLinSpec {
 
 LFCHECK_LIN(ProbeLinSpec);
 
+// A spec with the per-thread hooks a reclamation library asks for: thread_begin
+// registers the calling thread, thread_end unregisters it; the Subject refuses a
+// call from a thread that is not registered, and its construction and destruction
+// too (the driver must be registered around them).
+struct ProbeHooksSpec {
+  static constexpr const char* name = "probe_hooks";
+  static inline thread_local int registrations = 0;  // this thread's begin minus end
+  static inline std::atomic<int> setups{0};            // relaxed: a count read by checks
+  static void setup() { setups.fetch_add(1, std::memory_order_relaxed); }
+  static void thread_begin(unsigned) {
+    StdSync::check(setups.load(std::memory_order_relaxed) == 1, "probe_hooks: thread_begin before setup(), or setup() twice");
+    StdSync::check(++registrations == 1, "probe_hooks: a thread registered twice");
+  }
+  static void thread_end(unsigned) { StdSync::check(--registrations == 0, "probe_hooks: thread_end without thread_begin"); }
+  struct Call {
+    int value;
+  };
+  struct Result {
+    int value;
+    bool operator==(const Result&) const = default;
+  };
+  using State = int;
+  static State initial() { return 0; }
+  static Result apply(State&, const Call& c) { return {c.value}; }
+  static std::string show(const Call& c) { return "echo(" + std::to_string(c.value) + ")"; }
+  static std::string show(const Result& r) { return std::to_string(r.value); }
+  static rc::Gen<Call> gen_call(spec::Slot) { return rc::gen::construct<Call>(rc::gen::inRange(0, 3)); }
+  static void require_registered() {
+    StdSync::check(registrations == 1, "probe_hooks: a call from a thread its spec's thread_begin did not register");
+  }
+  struct Subject {
+    Subject() { require_registered(); }
+    ~Subject() { require_registered(); }
+    Result run(const Call& c, unsigned) {
+      require_registered();
+      return {c.value};
+    }
+  };
+};
+
+LFCHECK_LIN(ProbeHooksSpec);
+
 LFCHECK_STRESS(ProbeIdleFault, Idle);
 LFCHECK_STRESS(ProbeCrashFault, Crash);
 LFCHECK_STRESS(ProbeSlowFault, Slow);
 LFCHECK_STRESS(ProbeLeakFault, Leak);
+LFCHECK_STRESS(ProbeHangFault, Hang);
 
 }  // namespace probe_stress
 }  // namespace lfcheck

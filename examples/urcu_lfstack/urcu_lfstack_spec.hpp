@@ -1,0 +1,79 @@
+// The spec of liburcu's lock-free stack (Debian's liburcu-dev: urcu/lfstack.h), with
+// the per-thread registration its memory reclamation requires. __cds_lfs_pop must run
+// inside an RCU read-side critical section, so a thread must call
+// rcu_register_thread() before its first pop and rcu_unregister_thread() before it
+// ends, and a popped node is freed only after synchronize_rcu(). The spec's hooks do
+// the registration on every thread lfcheck starts (harness/lin/spec_hooks.hpp), and
+// the Subject refuses, loudly, a call from a thread that is not registered: the rule
+// liburcu leaves to its users (an unregistered reader is silently not waited for).
+// LFCHECK_EXAMPLE_SKIP_REGISTRATION=1 skips the registration of the worker threads:
+// the test that the rule bites (urcu_lfstack.unregistered_fails).
+// liburcu is built without TSan, so TSan cannot see that its push orders the node's
+// value before the pop that returns it; the Subject says so with lfcheck's annotations.
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+#include <urcu/urcu-memb.h>  // rcu_register_thread, rcu_read_lock, synchronize_rcu (memb flavour)
+#include <urcu/lfstack.h>
+#include <rapidcheck.h>
+#include <lfcheck/specs/spec.hpp>
+#include <lfcheck/sync/tsan_annotations.hpp>
+struct UrcuLfstackSpec {
+  static constexpr const char* name = "urcu_lfstack";
+  enum class Op { push, pop };
+  struct Call { Op op; int value; };
+  struct Result { bool ok; int value; bool operator==(const Result&) const = default; };
+  using State = std::vector<int>;  // top last
+  static State initial() { return {}; }
+  static Result apply(State& s, Call c) {
+    if (c.op == Op::push) return s.push_back(c.value), Result{true, 0};
+    if (s.empty()) return {false, 0};
+    const int v = s.back(); s.pop_back(); return {true, v};
+  }
+  static std::string show(Call c) { return c.op == Op::push ? "push(" + std::to_string(c.value) + ")" : "pop()"; }
+  static std::string show(Result r) { return r.ok ? (r.value ? std::to_string(r.value) : "true") : "empty"; }
+  static rc::Gen<Call> gen_call(lfcheck::spec::Slot) {
+    return rc::gen::oneOf(rc::gen::construct<Call>(rc::gen::just(Op::push), rc::gen::inRange(1, 10)),
+                          rc::gen::just(Call{Op::pop, 0}));
+  }
+  static inline thread_local bool registered = false;
+  static void thread_begin(unsigned t) {
+    if (t != lfcheck::spec::kDriverThread && std::getenv("LFCHECK_EXAMPLE_SKIP_REGISTRATION")) return;
+    rcu_register_thread();
+    registered = true;
+  }
+  static void thread_end(unsigned) {
+    if (registered) rcu_unregister_thread();
+    registered = false;
+  }
+  struct Subject {
+    struct Node { cds_lfs_node link; int value; };
+    cds_lfs_stack stack;
+    Subject() { cds_lfs_init(&stack); }
+    ~Subject() {  // quiescent: no other popper, so no read-side section is needed
+      while (cds_lfs_node* n = __cds_lfs_pop(&stack)) delete caa_container_of(n, Node, link);
+      cds_lfs_destroy(&stack);
+    }
+    Result run(Call c, unsigned) {
+      if (!registered) std::fprintf(stderr, "urcu_lfstack: a call from a thread not registered with RCU\n"), std::abort();
+      if (c.op == Op::push) {
+        Node* n = new Node{{}, c.value};
+        cds_lfs_node_init(&n->link);
+        lfcheck::tsan::happens_before(n);  // liburcu's push publishes *n (TSan cannot see it)
+        cds_lfs_push(&stack, &n->link);
+        return {true, 0};
+      }
+      rcu_read_lock();
+      cds_lfs_node* l = __cds_lfs_pop(&stack);
+      rcu_read_unlock();
+      if (!l) return {false, 0};
+      Node* n = caa_container_of(l, Node, link);
+      lfcheck::tsan::happens_after(n);  // pairs with the push's happens_before
+      const int v = n->value;
+      synchronize_rcu();  // every pop that may still read n->link has left its read-side section
+      delete n;
+      return {true, v};
+    }
+  };
+};
