@@ -116,10 +116,10 @@ ok = (r['failure'].startswith('HANG (no round completed') and p[0]['running']['o
       and p[0]['finished'] == 2 and 'running' not in p[1] and p[1]['finished'] == 8
       and p[1]['last_finished']['op'].startswith('quick'))
 print('ok' if ok else json.dumps(r['thread_positions']))" "$dir/hang-positions.json" 2>&1)
-  [ "$positions" = ok ] && grep -q "wait_forever 7 since" "$dir/hang-positions.out" &&
-    grep -q "nothing: between operations" "$dir/hang-positions.out" &&
+  [ "$positions" = ok ] && grep -q "wait_forever 7 since" "$dir/hang-positions.err" &&
+    grep -q "nothing: between operations" "$dir/hang-positions.err" &&
     ok "a HANG shows each thread's last finished and running operation (table and JSON thread_positions)" ||
-    fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.out")"
+    fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.err")"
 fi
 
 # --- a spec's per-thread hooks run on every thread lin starts (issue 30) --------------
