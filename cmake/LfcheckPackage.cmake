@@ -78,7 +78,7 @@ set(_inc ${CMAKE_INSTALL_INCLUDEDIR}/lfcheck)
 set(_share ${CMAKE_INSTALL_DATADIR}/lfcheck)
 install(DIRECTORY sync lin DESTINATION ${_inc} FILES_MATCHING PATTERN "*.hpp" PATTERN "tests" EXCLUDE)
 install(DIRECTORY harness/ DESTINATION ${_inc}/harness FILES_MATCHING PATTERN "*.hpp")
-install(FILES specs/spec.hpp DESTINATION ${_inc}/specs)
+install(FILES specs/spec.hpp specs/relaxed.hpp DESTINATION ${_inc}/specs)
 install(FILES property_tests/spec_state_machine.hpp property_tests/fault_selection.hpp
         DESTINATION ${_inc}/property_tests)
 # The runners are libraries (cmake/LfcheckRunners.cmake); a project compiles only

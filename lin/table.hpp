@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "lin/history.hpp"
+#include "lin/relaxed.hpp"
 #include "lin/report.hpp"
 #include "lin/spec.hpp"
 
@@ -153,6 +154,13 @@ std::string render_table(const History<S>& h, const Report& report) {
     out += "(only " + report.partition_words() + ": " + std::to_string(shown.size()) + " of " +
            std::to_string(h.ops.size()) + " operations)\n";
   out += report.words() + "\n";
+  if constexpr (HasOutOfOrder<S>) {
+    if (report.verdict == Verdict::linearizable)
+      out += worst_out_of_order(h, report).words() + "\n";
+    else
+      out += "relaxed spec: it allows results up to " + std::to_string(S::out_of_order_bound) +
+             " places out of order, and still no order fits\n";
+  }
   return out;
 }
 

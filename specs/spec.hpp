@@ -31,6 +31,11 @@
 //   static bool step(State&, const Call&, const Result& observed);
 //       for a structure whose concurrent behaviour is allowed more freedom than
 //       its sequential one (the checker then uses step; props still use apply)
+//   static unsigned out_of_order(const State&, const Call&, const Result& observed);
+//   static constexpr unsigned out_of_order_bound;
+//       a relaxed spec (its step() allows results out of order, e.g. a pop of any of
+//       the k oldest: specs/relaxed.hpp): how far a result is from the strict order;
+//       the checker reports the worst over the linearizations found (lin/relaxed.hpp)
 //   static std::uint64_t partition(const Call&);   // P-compositionality key
 //   static std::string show_partition(std::uint64_t);
 //   static Call close_thread(Slot);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# stress_runner_truth.sh STRESS PROBES [TSAN_STRESS ASAN_STRESS ASAN_PROBES] — the
+# stress_runner_truth.sh STRESS PROBES [TSAN_STRESS ASAN_STRESS ASAN_PROBES TSAN_PROBES] — the
 # stress runner reports what ran (issue 13). STRESS is the plain lfcheck-stress,
 # PROBES the plain lfcheck-stress-probes (stress/selftest/probe_stress.cpp), the
 # others the TSan and ASan+UBSan builds. Every run's JSON (and JUnit) also goes
@@ -14,6 +14,8 @@
 #   heartbeats  a nested lin.scenarios run beats per execution: no false HANG
 #   positions   a HANG report shows each thread's last finished and running operation
 #   hooks       a spec's thread_begin/thread_end run on every thread lin starts
+#   relaxed     a k-out-of-order FIFO passes its relaxed spec, fails the strict one, and a
+#               fault beyond k fails the relaxed one; the same for a k-out-of-order LIFO
 #   real time   lin.scenarios checks real-time order, not program order alone: probe_stale
 #               (stress/selftest/probe_lin_stale.cpp), a register whose writes others see
 #               late, is linearizable in program order and must fail
@@ -27,11 +29,12 @@
 #               what is printed as its failure is what the JSON records (issue 27)
 #   interrupt   SIGTERM (as SIGINT) ends the run: the workload running and the ones after it are
 #               "interrupted" (verdict error, exit 2) in the JSON and JUnit (issue 27)
+#   uninstrumented  a TSan report through a library built without TSan is labelled so
 #   sanitizers  environment options that switch reporting off are refused (exit 2);
 #               a LeakSanitizer leak fails the run in its JSON and JUnit, with its
 #               replay line, as the exit status (1) says
 set -u
-stress=$1 probes=$2 tsan=${3:-} asan=${4:-} asan_probes=${5:-}
+stress=$1 probes=$2 tsan=${3:-} asan=${4:-} asan_probes=${5:-} tsan_probes=${6:-}
 source "$(dirname "$0")/truth_lib.sh"
 
 # --- zero work ----------------------------------------------------------------------
@@ -114,11 +117,12 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 p = {x['thread']: x for x in r['thread_positions']}
 ok = (r['failure'].startswith('HANG (no round completed') and p[0]['running']['op'] == 'wait_forever 7'
       and p[0]['finished'] == 2 and 'running' not in p[1] and p[1]['finished'] == 8
-      and p[1]['last_finished']['op'].startswith('quick'))
+      and p[1]['last_finished']['op'].startswith('quick')
+      and any('sleep' in f or 'nanosleep' in f for f in (p[0].get('stack') or [])))
 print('ok' if ok else json.dumps(r['thread_positions']))" "$dir/hang-positions.json" 2>&1)
   [ "$positions" = ok ] && grep -q "wait_forever 7 since" "$dir/hang-positions.err" &&
     grep -q "nothing: between operations" "$dir/hang-positions.err" &&
-    ok "a HANG shows each thread's last finished and running operation (table and JSON thread_positions)" ||
+    ok "a HANG shows each thread's last finished and running operation and its stack (table, JSON thread_positions)" ||
     fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.err")"
 fi
 
@@ -129,6 +133,50 @@ if run hooks 0 -- "$probes" probe_hooks --lin-scenarios 5 --ops 40000 --threads 
   grep -q '"workload":"lin.scenarios"' "$dir/hooks.json" && grep -q '"workload":"lin.history"' "$dir/hooks.json" &&
     ok "probe_hooks: lin.scenarios and lin.history call thread_begin/thread_end on every thread, the driver's too" ||
     fail "probe_hooks: $(cat "$dir/hooks.json")"
+fi
+
+# --- relaxed specs: k-out-of-order FIFO (issue 30) ----------------------------------
+# probe_relaxed: pop takes any of the 3 oldest values, empty() is exempt. Its relaxed
+# spec passes and the record says how far out of order the linearizations went (at
+# most the bound, 2); the same queue fails a strict FIFO; the seeded fault (any of
+# the 4 oldest) fails the relaxed spec.
+if run relaxed 0 -- "$probes" probe_relaxed --lin-scenarios 30 --seed 1; then
+  worst=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+print(r.get('worst_out_of_order'), r.get('out_of_order_bound'))" "$dir/relaxed.json")
+  case $worst in
+    "1 2"|"2 2") ok "a 3-out-of-order queue passes its relaxed spec; worst out of order $worst (bound 2)" ;;
+    *) fail "relaxed: worst_out_of_order/bound '$worst' (want 1 or 2, bound 2)" ;;
+  esac
+fi
+if run relaxed-strict 1 -- "$probes" probe_relaxed_strict --lin-scenarios 30 --seed 1; then
+  grep -q "NOT LINEARIZABLE" "$dir/relaxed-strict.out" &&
+    ok "the same queue against a strict FIFO spec: NOT LINEARIZABLE" ||
+    fail "relaxed-strict: $(tail -3 "$dir/relaxed-strict.out")"
+fi
+if run relaxed-fault 1 -- "$probes" probe_relaxed --fault probe_relaxed.window_4 --lin-scenarios 100 --seed 1; then
+  grep -q "relaxed spec: it allows results up to 2 places out of order, and still no order fits" "$dir/relaxed-fault.out" &&
+    ok "probe_relaxed.window_4 (any of the 4 oldest) fails the 3-out-of-order spec, and the table says why" ||
+    fail "relaxed-fault: $(tail -5 "$dir/relaxed-fault.out")"
+fi
+
+# probe_relaxed_lifo: the same for a stack that pops any of the 3 newest values (its
+# spec's state is the set of stacks the history may have left: exact with repeats).
+if run relaxed-lifo 0 -- "$probes" probe_relaxed_lifo --lin-scenarios 30 --seed 1; then
+  worst=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+print(r.get('worst_out_of_order'), r.get('out_of_order_bound'))" "$dir/relaxed-lifo.json")
+  case $worst in
+    "1 2"|"2 2") ok "a 3-out-of-order stack passes its relaxed spec; worst out of order $worst (bound 2)" ;;
+    *) fail "relaxed-lifo: worst_out_of_order/bound '$worst' (want 1 or 2, bound 2)" ;;
+  esac
+fi
+if run relaxed-lifo-fault 1 -- "$probes" probe_relaxed_lifo --fault probe_relaxed_lifo.window_4 --lin-scenarios 100 --seed 1; then
+  grep -q "relaxed spec: it allows results up to 2 places out of order, and still no order fits" "$dir/relaxed-lifo-fault.out" &&
+    ok "probe_relaxed_lifo.window_4 (any of the 4 newest) fails the 3-out-of-order spec" ||
+    fail "relaxed-lifo-fault: $(tail -5 "$dir/relaxed-lifo-fault.out")"
 fi
 
 # --- the hang window counts executions, not scenarios -----------------------------
@@ -238,6 +286,29 @@ if [ -n "$tsan" ]; then
   if run leak 1 -- "$asan_probes" probe_leak --ops 1000 --seed 5; then
     grep -q '"failure":"LeakSanitizer' "$dir/leak.json" && grep -q "replay: [^ ]*lfcheck --build [^ ]* stress probe_leak" "$dir/leak.out" &&
       ok "a leak: verdict fail in JSON and JUnit, replay line, exit 1" || fail "leak: $(cat "$dir/leak.json")"
+  fi
+  # The hang report under TSan: no report of its own (it read the run's start
+  # unsynchronized once: TSan caught it), the HANG verdict, stacks symbolized.
+  if [ -n "$tsan_probes" ] && run hang-tsan 1 -- "$tsan_probes" probe_hang --threads 2 --hang-seconds 1 --seed 1; then
+    hang=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+p = {x['thread']: x for x in r['thread_positions']}
+print('ok' if r['failure'].startswith('HANG (no round completed') and p[0]['running']['op'] == 'wait_forever 7'
+      else json.dumps(r))" "$dir/hang-tsan.json" 2>&1)
+    [ "$hang" = ok ] && ! grep -q "WARNING: ThreadSanitizer" "$dir/hang-tsan.err" &&
+      ok "a HANG under TSan: the verdict is the HANG with every thread's position, and TSan reports nothing" ||
+      fail "hang under TSan: $hang $(grep -m3 -A3 'WARNING: ThreadSanitizer' "$dir/hang-tsan.err")"
+  fi
+  # A TSan report whose stack passes through a shared object built without TSan:
+  # still a failure, but labelled, in the words, the JSON and the JUnit (issue 30).
+  if [ -n "$tsan_probes" ] && run uninstrumented 1 -- "$tsan_probes" probe_uninstrumented --threads 2 --ops 4000 --seed 1; then
+    grep -q '"uninstrumented":\["liblfcheck_probe_uninstrumented.so"\]' "$dir/uninstrumented.json" &&
+      grep -q '"failure":"ThreadSanitizer report through code built without TSan (liblfcheck_probe_uninstrumented.so)' "$dir/uninstrumented.json" &&
+      grep -q 'message="ThreadSanitizer report through code built without TSan' "$dir/uninstrumented.xml" &&
+      grep -q "Nothing is suppressed: the verdict stays FAIL" "$dir/uninstrumented.err" &&
+      ok "a TSan report through code built without TSan: verdict fail, labelled in words, JSON and JUnit" ||
+      fail "uninstrumented: $(cat "$dir/uninstrumented.json"; tail -5 "$dir/uninstrumented.err")"
   fi
 fi
 

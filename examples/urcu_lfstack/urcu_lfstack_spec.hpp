@@ -2,7 +2,8 @@
 // the per-thread registration its memory reclamation requires. __cds_lfs_pop must run
 // inside an RCU read-side critical section, so a thread must call
 // rcu_register_thread() before its first pop and rcu_unregister_thread() before it
-// ends, and a popped node is freed only after synchronize_rcu(). The spec's hooks do
+// ends (urcu_memb_* in the memb flavour used here), and a popped node is freed only
+// after synchronize_rcu(). The spec's hooks do
 // the registration on every thread lfcheck starts (harness/lin/spec_hooks.hpp), and
 // the Subject refuses, loudly, a call from a thread that is not registered: the rule
 // liburcu leaves to its users (an unregistered reader is silently not waited for).
@@ -14,7 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#include <urcu/urcu-memb.h>  // rcu_register_thread, rcu_read_lock, synchronize_rcu (memb flavour)
+#include <urcu/urcu-memb.h>  // urcu_memb_register_thread, _read_lock, _synchronize_rcu
 #include <urcu/lfstack.h>
 #include <rapidcheck.h>
 #include <lfcheck/specs/spec.hpp>
@@ -40,19 +41,20 @@ struct UrcuLfstackSpec {
   static inline thread_local bool registered = false;
   static void thread_begin(unsigned t) {
     if (t != lfcheck::spec::kDriverThread && std::getenv("LFCHECK_EXAMPLE_SKIP_REGISTRATION")) return;
-    rcu_register_thread();
+    urcu_memb_register_thread();
     registered = true;
   }
   static void thread_end(unsigned) {
-    if (registered) rcu_unregister_thread();
+    if (registered) urcu_memb_unregister_thread();
     registered = false;
   }
   struct Subject {
     struct Node { cds_lfs_node link; int value; };
     cds_lfs_stack stack;
     Subject() { cds_lfs_init(&stack); }
+    cds_lfs_stack_ptr_t handle() { cds_lfs_stack_ptr_t p; p.s = &stack; return p; }  // C's transparent union
     ~Subject() {  // quiescent: no other popper, so no read-side section is needed
-      while (cds_lfs_node* n = __cds_lfs_pop(&stack)) delete caa_container_of(n, Node, link);
+      while (cds_lfs_node* n = __cds_lfs_pop(handle())) delete caa_container_of(n, Node, link);
       cds_lfs_destroy(&stack);
     }
     Result run(Call c, unsigned) {
@@ -61,17 +63,17 @@ struct UrcuLfstackSpec {
         Node* n = new Node{{}, c.value};
         cds_lfs_node_init(&n->link);
         lfcheck::tsan::happens_before(n);  // liburcu's push publishes *n (TSan cannot see it)
-        cds_lfs_push(&stack, &n->link);
+        cds_lfs_push(handle(), &n->link);
         return {true, 0};
       }
-      rcu_read_lock();
-      cds_lfs_node* l = __cds_lfs_pop(&stack);
-      rcu_read_unlock();
+      urcu_memb_read_lock();
+      cds_lfs_node* l = __cds_lfs_pop(handle());
+      urcu_memb_read_unlock();
       if (!l) return {false, 0};
       Node* n = caa_container_of(l, Node, link);
       lfcheck::tsan::happens_after(n);  // pairs with the push's happens_before
       const int v = n->value;
-      synchronize_rcu();  // every pop that may still read n->link has left its read-side section
+      urcu_memb_synchronize_rcu();  // every pop that may still read n->link has left its read-side section
       delete n;
       return {true, v};
     }

@@ -21,6 +21,7 @@
 #include "harness/lin/outcome.hpp"
 #include "harness/lin/scenario.hpp"
 #include "lin/checker.hpp"
+#include "lin/relaxed.hpp"
 
 namespace lfcheck::lin {
 
@@ -49,6 +50,9 @@ struct ExecutionBook {
   Results<S> good[kCacheSize];  // outcomes the checker accepted
   Precedence good_order[kCacheSize];  // ... and their real-time order (real_time only)
   std::size_t good_count = 0;
+  // A relaxed spec: the largest out_of_order of the linearizations found so far
+  // (lin/relaxed.hpp), -1 while none was measured.
+  int worst_out_of_order = -1;
 
   bool known_good() const {
     const Precedence now = real_time ? precedence(*scenario, stamps) : Precedence{};
@@ -114,9 +118,14 @@ struct Judgement {
 template <class S>
 Judgement judge_execution(ExecutionBook<S>& b) {
   if (b.known_good()) return {};
-  const Verdict verdict =
-      check(to_history(*b.scenario, b.current, b.real_time ? &b.stamps : nullptr), b.check_budget).verdict;
+  const History<S> h = to_history(*b.scenario, b.current, b.real_time ? &b.stamps : nullptr);
+  const Report report = check(h, b.check_budget);
+  const Verdict verdict = report.verdict;
   if (verdict == Verdict::linearizable) {
+    if constexpr (HasOutOfOrder<S>) {
+      const OutOfOrder o = worst_out_of_order(h, report);
+      if (static_cast<int>(o.worst) > b.worst_out_of_order) b.worst_out_of_order = static_cast<int>(o.worst);
+    }
     b.remember();
     return {};
   }

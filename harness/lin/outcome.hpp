@@ -47,6 +47,9 @@ struct LinOutcome {
   std::string scheduler;    // model: which scheduler found it ("pct", "random", "dpor", "bound")
   std::string state;        // model: Relacy's state of the failing execution (replay)
   bool interrupted = false; // the command was interrupted during the run (harness/cli/interrupt.hpp)
+  // A relaxed spec (lin/relaxed.hpp): the largest out_of_order over the linearizations
+  // its accepted executions were given; -1 when not measured (a strict spec).
+  int worst_out_of_order = -1;
 };
 
 // Calls as a Lincheck-style table when the checker did not get to run (the

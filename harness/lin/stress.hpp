@@ -85,6 +85,21 @@ struct LinLitmus {
   }
 };
 
+// A relaxed spec's figure in the run's record (and on the terminal): the largest
+// out_of_order of the linearizations found (lin/relaxed.hpp) and the spec's bound.
+template <class S>
+void note_out_of_order(StressRun& run, int worst) {
+  if constexpr (HasOutOfOrder<S>) {
+    if (worst < 0) return;  // nothing was accepted, so nothing was measured
+    run.note("worst_out_of_order", static_cast<std::uint64_t>(worst));
+    run.note("out_of_order_bound", S::out_of_order_bound);
+    if (run.failed()) return;  // the record keeps the figure; the terminal shows the failure
+    std::printf("lin %s (real threads, %s): relaxed spec: the worst result of the linearizations found was %d "
+                "place%s out of order (the spec allows %u)\n",
+                S::name, kSanitizerName, worst, worst == 1 ? "" : "s", static_cast<unsigned>(S::out_of_order_bound));
+  }
+}
+
 // Runs one scenario for up to `executions` executions on real threads.
 template <class S>
 LinOutcome run_stress_scenario(const spec::SubjectPort<S>& port, const Scenario<S>& sc, StressRun& outer,
@@ -108,6 +123,7 @@ LinOutcome run_stress_scenario(const spec::SubjectPort<S>& port, const Scenario<
   LinLitmus<S>::port = nullptr;
   LinOutcome out;
   out.executions = run.ops_done();
+  out.worst_out_of_order = shared->worst_out_of_order;
   out.scheduler = "real threads";
   out.interrupted = cli::interrupted();
   // The scenario's run failed: the checker rejected an execution, or the code under
@@ -148,6 +164,7 @@ struct LinScenariosWorkload {
     lin.shape.threads = o.lin_threads;
     lin.shape.ops = o.lin_ops;
     std::uint64_t done = 0, scenarios = 0;
+    int worst_out_of_order = -1;  // a relaxed spec's, over every accepted execution
     run.set_ops_done(0, "executions");
     for (std::uint64_t index = 0;
          done < total && (o.lin_scenarios ? index < o.lin_scenarios : std::chrono::steady_clock::now() < deadline) &&
@@ -158,7 +175,9 @@ struct LinScenariosWorkload {
       LinOptions one = lin;
       one.first_scenario = index;
       LinSummary sum = drive<S>(one, "lin", [&](const Scenario<S>& sc) {
-        return run_stress_scenario<S>(port, sc, run, executions, lin.check_budget);
+        LinOutcome out = run_stress_scenario<S>(port, sc, run, executions, lin.check_budget);
+        worst_out_of_order = std::max(worst_out_of_order, out.worst_out_of_order);
+        return out;
       });
       done += sum.executions;
       ++scenarios;
@@ -176,6 +195,7 @@ struct LinScenariosWorkload {
     run.end_progress();
     run.set_ops_done(done, "executions");
     run.note("scenarios", scenarios);
+    note_out_of_order<S>(run, worst_out_of_order);
   }
 };
 
@@ -215,6 +235,7 @@ struct LinHistoryWorkload {
     std::vector<std::vector<typename S::Call>> calls(n);
     std::vector<std::vector<Operation<S>>> done(n);
     std::uint64_t history = 0, checked = 0;
+    int worst_out_of_order = -1;  // a relaxed spec's, over every history checked
     const auto start = std::chrono::steady_clock::now();
     auto now_ns = [start] {
       return static_cast<std::uint64_t>(
@@ -256,6 +277,10 @@ struct LinHistoryWorkload {
       for (auto& d : done) h.ops.insert(h.ops.end(), d.begin(), d.end());
       const Report report = check(h, Budget{20'000'000, 60});
       checked += h.ops.size();
+      if constexpr (HasOutOfOrder<S>) {
+        const OutOfOrder o = worst_out_of_order(h, report);
+        if (o.measured) worst_out_of_order = std::max(worst_out_of_order, static_cast<int>(o.worst));
+      }
       if (report.verdict != Verdict::linearizable) {
         std::printf("\nlin %s (real threads, %s): history %llu of %zu calls FAILED: %s\n\n%s",
                     S::name, kSanitizerName, static_cast<unsigned long long>(history), h.ops.size(),
@@ -271,6 +296,7 @@ struct LinHistoryWorkload {
     run.run_rounds(op, at_quiescence, per_thread);
     run.note("histories", history);
     run.note("calls_checked", checked);
+    note_out_of_order<S>(run, worst_out_of_order);
     if constexpr (paced_history<S>) run.note("most_queued", static_cast<std::uint64_t>(pacing.most_queued()));
   }
 };

@@ -61,6 +61,7 @@ void run_litmus(StressRun& run) {
   std::vector<std::thread> team;
   for (unsigned t = 0; t < n; ++t) {
     team.emplace_back([&, t] {
+      run.note_thread_id(t);
       const HookedThread hooked(run.thread_hooks(), t);  // the spec's thread_begin/thread_end
       std::uint64_t seen = 0;
       for (;;) {

@@ -30,6 +30,8 @@
 #include "harness/report/report.hpp"
 #include "harness/stress/sanitizer.hpp"
 #include "harness/stress/sanitizer_report.hpp"
+#include "harness/stress/thread_stacks.hpp"
+#include "harness/stress/uninstrumented.hpp"
 #include "harness/stress_registry.hpp"
 #include "harness/stress/supervisor.hpp"
 #include "sync/std_sync.hpp"
@@ -403,11 +405,52 @@ LFCHECK_NOT_SANITIZED void on_death() {
   }
 }
 
+// A TSan report whose stacks pass through code built without TSan
+// (harness/stress/uninstrumented.hpp): the verdict's words say so, here and in the
+// JSON ("uninstrumented": [...]) and JUnit the dying run wrote, whose failure was
+// the bare report kind. The verdict stays a failure.
+std::string label_uninstrumented(const std::string& captured, const std::string& json_path,
+                                 const std::string& junit_path) {
+  if (std::strcmp(kSanitizerName, "thread") != 0) return "";
+  const std::vector<std::string> modules = uninstrumented_modules(captured);
+  if (modules.empty()) return "";
+  std::string names, list;
+  for (const auto& m : modules) {
+    names += (names.empty() ? "" : ", ") + m;
+    list += std::string(list.empty() ? "" : ",") + RunRecord::quote(m);
+  }
+  const std::string words = std::string(kSanitizerReportKind) + " through code built without TSan (" + names +
+                            "): TSan cannot see that code's synchronization, so this may not be a race";
+  std::fprintf(stderr,
+               "lfcheck stress: the report's stacks pass through code built without TSan: %s. TSan cannot see how\n"
+               "  that code synchronizes. Ways out: build it with -fsanitize=thread, state the order it documents\n"
+               "  with lfcheck::tsan::happens_before/after, or rely on ASan and lin for it (docs/your-structure.md,\n"
+               "  \"Checking a library you did not write\"). Nothing is suppressed: the verdict stays FAIL.\n",
+               names.c_str());
+  const auto patch = [](const std::string& path, const std::string& from, const std::string& to) {
+    if (path.empty()) return;
+    std::ifstream in(path);
+    if (!in) return;
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    const auto at = text.rfind(from);  // the dying run's record is the last one
+    if (at == std::string::npos) return;
+    text.replace(at, from.size(), to);
+    std::ofstream(path) << text;
+  };
+  const std::string bare = "\"failure\":" + RunRecord::quote(kSanitizerReportKind);
+  patch(json_path, bare, "\"failure\":" + RunRecord::quote(words) + ",\"uninstrumented\":[" + list + "]");
+  patch(junit_path, std::string("message=\"") + kSanitizerReportKind + "\"", "message=\"" + xml_escape(words) + "\"");
+  return words;
+}
+
 // The supervisor's part after a run a sanitizer ended (harness/stress/supervisor.hpp):
 // the short report (stem.report.txt) from the captured stderr, and the table and
 // trace from the rings the death callback dumped.
-void after_sanitizer_death(const std::string& captured, int) {
-  const std::string report = short_sanitizer_report(captured);
+void after_sanitizer_death(const std::string& captured, int, const std::string& json_path,
+                           const std::string& junit_path) {
+  const std::string labelled = label_uninstrumented(captured, json_path, junit_path);
+  const std::string report = short_sanitizer_report(captured) + (labelled.empty() ? "" : labelled + "\n");
   // The runner's death message ends with replay_file_line(path): the path is what
   // follows its " replay ", unquoted.
   const auto at = captured.rfind("replay file: ");
@@ -511,7 +554,10 @@ std::string op_words(const RecordedOp& op, bool finished) {
 // started; `now_ms` is the time of the report.
 std::string report_positions(const StressRun& run) {
   const auto where = run.innermost_run().positions();
-  const double now_ms = run.innermost_run().us_since_start() / 1000;
+  const double now_ms = run.innermost_run().report_now_us() / 1000;
+  std::vector<long> tids;
+  for (const auto& p : where) tids.push_back(p.tid);
+  const auto stacks = thread_stacks::capture(tids);
   std::fprintf(stderr, "where each thread was (ms since the run started; now %.1f ms):\n", now_ms);
   std::fprintf(stderr, "  %-7s %-10s %-40s %s\n", "thread", "finished", "last finished operation", "running");
   std::string json = "[";
@@ -539,6 +585,19 @@ std::string report_positions(const StressRun& run) {
       char at[48];
       std::snprintf(at, sizeof at, ",\"since_ms\":%.3f}", p.current.begin_us / 1000);
       json += ",\"running\":{\"op\":" + RunRecord::quote(op_words(p.current, false)) + at;
+    }
+    const auto& stack = stacks[&p - where.data()];
+    if (stack.empty()) {
+      json += ",\"stack\":null";
+      std::fprintf(stderr, "          stack: not captured (the thread did not take the signal within 1 s)\n");
+    } else {
+      json += ",\"stack\":[";
+      for (std::size_t f = 0; f < stack.size(); ++f) {
+        json += (f ? "," : "") + RunRecord::quote(stack[f]);
+        if (f < 12) std::fprintf(stderr, "          #%zu %s\n", f, stack[f].c_str());
+      }
+      if (stack.size() > 12) std::fprintf(stderr, "          ... %zu more frames in the JSON\n", stack.size() - 12);
+      json += "]";
     }
     json += "}";
   }
@@ -737,7 +796,8 @@ int main_impl(int argc, char** argv) {
 
   // A sanitizer ends the process on a report: a supervisor process then writes the
   // table, trace and short report the dying runner cannot (harness/stress/supervisor.hpp).
-  if (std::strcmp(kSanitizerName, "none") != 0) supervise(after_sanitizer_death);
+  if (std::strcmp(kSanitizerName, "none") != 0)
+    supervise([&o](const std::string& captured, int status) { after_sanitizer_death(captured, status, o.json, o.junit); });
 
   if (!o.seed_given) o.run.seed = std::random_device{}() ^ (std::uint64_t(std::random_device{}()) << 32);
   // The seed first, before anything can go wrong.

@@ -222,6 +222,12 @@ class StressRun {
     ring_base_.store(rings_.data(), std::memory_order_release);
     ring_count_.store(rings_.size(), std::memory_order_release);
     start_ = std::chrono::steady_clock::now();
+    // release: pairs with report_now_us()'s acquire (a hang report on another thread)
+    start_ns_.store(start_.time_since_epoch().count(), std::memory_order_release);
+  }
+  // Records the calling thread as ring `thread`'s, for a hang report's stacks.
+  void note_thread_id(unsigned thread) {
+    rings_[thread].tid.store(static_cast<long>(::syscall(SYS_gettid)), std::memory_order_relaxed);
   }
   // One operation of `thread` in its ring: begin_op before it (a describe() inside
   // names it), end_op after it. Called by that thread only.
@@ -239,6 +245,12 @@ class StressRun {
   }
   double us_since_start() const {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
+  }
+  // us_since_start() for a reader on another thread (a hang report), from the start
+  // track_threads published: start_ itself is the owner's (TSan found the race).
+  double report_now_us() const {
+    const std::int64_t start = start_ns_.load(std::memory_order_acquire);  // pairs with track_threads
+    return static_cast<double>(std::chrono::steady_clock::now().time_since_epoch().count() - start) / 1000;
   }
 
   const StressOptions& options() const { return options_; }
@@ -318,6 +330,7 @@ class StressRun {
   struct ThreadPosition {
     unsigned thread = 0;
     std::uint64_t finished = 0;  // operations finished so far
+    long tid = 0;                // its OS thread id (0: not started)
     bool has_last = false, running = false;
     RecordedOp last, current;
   };
@@ -332,6 +345,7 @@ class StressRun {
       ThreadPosition& p = out[t];
       p.thread = static_cast<unsigned>(t);
       p.finished = rings[t].next.load(std::memory_order_relaxed);  // relaxed: a count
+      p.tid = rings[t].tid.load(std::memory_order_relaxed);        // relaxed: an id, read once
       const RecordedOp& now = rings[t].slots[p.finished % kRingSize];
       if (p.finished > 0) {
         p.has_last = true;
@@ -418,6 +432,7 @@ class StressRun {
     const double deadline_us = options_.ops ? HUGE_VAL : options_.duration * 1e6;
 
     auto worker = [&](unsigned thread) {
+      note_thread_id(thread);
       const HookedThread hooked(thread_hooks_, thread);  // the spec's thread_begin/thread_end
       auto rng = thread_rng(thread);
       std::uint64_t my_generation = 0;
@@ -478,6 +493,9 @@ class StressRun {
     // relaxed: a count; the slots it indexes are read torn-tolerant (see dump_rings)
     std::uint64_t recorded() const { return next.load(std::memory_order_relaxed); }
     bool last = false;       // the operation running is the thread's last of the round
+    // The OS thread id of the ring's thread (a hang report's stacks: thread_stacks.hpp);
+    // 0 until the thread starts. Relaxed: read only by a hang report, torn-free.
+    std::atomic<long> tid{0};
   };
   std::vector<Ring> rings_;
   // rings_'s storage and size, for readers on other threads (dump_rings, work_so_far)
@@ -495,6 +513,7 @@ class StressRun {
   std::uint64_t ops_done_ = 0;
   const char* unit_ = "ops";
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::atomic<std::int64_t> start_ns_{start_.time_since_epoch().count()};  // start_, published (report_now_us)
   std::vector<std::pair<std::string, std::uint64_t>> notes_;
   ThreadHooks thread_hooks_;
 };

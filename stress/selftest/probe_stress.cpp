@@ -28,11 +28,27 @@
 //   probe_hooks a spec with per-thread hooks (spec_hooks.hpp) whose Subject fails a
 //               check when called from a thread its thread_begin did not register,
 //               or when a thread ends registered twice: lin.scenarios and lin.history
-//               pass only if every thread the harness starts is hooked (issue 30).
+//               pass only if every thread the harness starts is hooked (issue 30);
+//   probe_relaxed a queue whose pop takes any of the 3 oldest values (a mutex
+//               and a deque: each call atomic), checked against its 3-out-of-order
+//               spec (specs/relaxed.hpp: pass, and the record says how far out of
+//               order it went) and, as probe_relaxed_strict, against a strict FIFO
+//               (fail); its seeded fault probe_relaxed.window_4 takes any of the 4
+//               oldest, beyond the bound (fail). Its empty() is exempt. probe_relaxed_lifo:
+//               the same for a stack that pops any of the 3 newest (issue 30);
+//   probe_uninstrumented  thread 1 frees, through a shared object built without
+//               any sanitizer, a block thread 0 wrote without synchronizing: under
+//               TSan the report's stack passes through that object, and the verdict
+//               and the JSON say so ("uninstrumented") (issue 30).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <random>
 #include <thread>
+#include <vector>
 
 #include <csignal>
 
@@ -42,7 +58,11 @@
 #include "harness/model_registry.hpp"
 #include "harness/scenario.hpp"
 #include "harness/stress_registry.hpp"
+#include "specs/relaxed.hpp"
 #include "specs/spec.hpp"
+
+// stress/selftest/probe_uninstrumented_lib.cpp, built without sanitizers.
+extern "C" void lfcheck_probe_free_in_library(void* p);
 
 namespace lfcheck {
 
@@ -52,6 +72,9 @@ enum class ProbeSlowFault { none };
 enum class ProbeCrashFault { none };
 enum class ProbeLitmusFault { none };
 enum class ProbeHangFault { none };
+enum class ProbeRelaxedFault { none, window_4 };
+enum class ProbeRelaxedLifoFault { none, window_4 };
+enum class ProbeUninstrumentedFault { none };
 
 template <>
 struct FaultTraits<ProbeIdleFault> {
@@ -92,6 +115,31 @@ struct FaultTraits<ProbeHangFault> {
   static constexpr const char* mechanism = "probe_hang";
   static constexpr FaultInfo<ProbeHangFault> catalogue[] = {
       {ProbeHangFault::none, "probe_hang.none", "(no faults: a runner self-test)", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeRelaxedFault> {
+  static constexpr const char* mechanism = "probe_relaxed";
+  static constexpr FaultInfo<ProbeRelaxedFault> catalogue[] = {
+      {ProbeRelaxedFault::none, "probe_relaxed.none", "(a runner self-test: the correct queue)", "", "stress"},
+      {ProbeRelaxedFault::window_4, "probe_relaxed.window_4",
+       "a pop takes any of the 4 oldest values, one more than its relaxed spec allows", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeRelaxedLifoFault> {
+  static constexpr const char* mechanism = "probe_relaxed_lifo";
+  static constexpr FaultInfo<ProbeRelaxedLifoFault> catalogue[] = {
+      {ProbeRelaxedLifoFault::none, "probe_relaxed_lifo.none", "(a runner self-test: the correct stack)", "", "stress"},
+      {ProbeRelaxedLifoFault::window_4, "probe_relaxed_lifo.window_4",
+       "a pop takes any of the 4 newest values, one more than its relaxed spec allows", "", "stress"}};
+};
+
+template <>
+struct FaultTraits<ProbeUninstrumentedFault> {
+  static constexpr const char* mechanism = "probe_uninstrumented";
+  static constexpr FaultInfo<ProbeUninstrumentedFault> catalogue[] = {
+      {ProbeUninstrumentedFault::none, "probe_uninstrumented.none", "(no faults: a runner self-test)", "", "stress"}};
 };
 
 namespace probe_stress {
@@ -166,6 +214,30 @@ struct Hang {
           for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the runner's watchdog ends the process
         },
         [] {}, /*round_ops=*/8);
+  }
+};
+
+template <ProbeUninstrumentedFault F>
+struct FreeInLibrary {
+  static constexpr const char* name = "free_in_library";
+  static constexpr const char* description =
+      "one thread frees, through a library built without sanitizers, a block another wrote (runner self-test)";
+  static void run(StressRun& run) {
+    // Relaxed on purpose: nothing orders thread 0's write of the block before
+    // thread 1's free of it (the race TSan reports, through the library's frame).
+    std::atomic<int*> block{nullptr};
+    run.run_rounds(
+        [&](unsigned t, auto&) {
+          if (t == 0) {
+            if (block.load(std::memory_order_relaxed)) return;
+            int* p = static_cast<int*>(std::malloc(sizeof(int)));
+            *p = 1;
+            block.store(p, std::memory_order_relaxed);
+          } else if (int* p = block.exchange(nullptr, std::memory_order_relaxed)) {
+            lfcheck_probe_free_in_library(p);
+          }
+        },
+        [] {});
   }
 };
 
@@ -290,11 +362,123 @@ struct ProbeHooksSpec {
 
 LFCHECK_LIN(ProbeHooksSpec);
 
+// A 3-out-of-order FIFO: a mutex and a deque, pop takes one of the 3 oldest values
+// at random (the seeded fault: of the 4 oldest). empty() is exempt from checking.
+struct ProbeRelaxedBase {
+  static constexpr const char* long_histories_off = "a runner self-test: lin.scenarios only";
+  static constexpr unsigned kK = 3;
+  enum class Op : std::uint8_t { push, pop, empty };
+  struct Call {
+    Op op;
+    int value;
+  };
+  struct Result {
+    bool ok;
+    int value;
+    bool operator==(const Result&) const = default;
+  };
+  static std::string show(const Call& c) {
+    return c.op == Op::push ? "push(" + std::to_string(c.value) + ")" : c.op == Op::pop ? "pop()" : "empty()";
+  }
+  static std::string show(const Result& r) { return r.ok ? (r.value ? std::to_string(r.value) : "true") : "false"; }
+  static rc::Gen<Call> gen_call(spec::Slot) {
+    return rc::gen::weightedOneOf<Call>({{3, rc::gen::construct<Call>(rc::gen::just(Op::push), rc::gen::inRange(1, 5))},
+                                         {2, rc::gen::just(Call{Op::pop, 0})},
+                                         {1, rc::gen::just(Call{Op::empty, 0})}});
+  }
+  // kLifo: the 3 (seeded fault: 4) newest values instead of the oldest.
+  template <class Sync, bool kWide, bool kLifo = false>
+  struct Queue {
+    std::mutex mutex;
+    std::deque<int> items;
+    // A new seed per Subject (per execution): each execution draws other positions.
+    static inline std::atomic<unsigned> subjects{0};  // relaxed: only a counter
+    std::mt19937 rng{subjects.fetch_add(1, std::memory_order_relaxed)};
+    Result run(const Call& c, unsigned) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (c.op == Op::push) return items.push_back(c.value), Result{true, 0};
+      if (c.op == Op::empty) return {items.empty(), 0};
+      if (items.empty()) return {false, 0};
+      const std::size_t window = std::min<std::size_t>(items.size(), kWide ? 4 : kK);
+      const std::size_t at = kLifo ? items.size() - 1 - rng() % window : rng() % window;
+      const int v = items[at];
+      items.erase(items.begin() + static_cast<std::ptrdiff_t>(at));
+      return {true, v};
+    }
+  };
+};
+
+struct ProbeRelaxedSpec : ProbeRelaxedBase {
+  static constexpr const char* name = "probe_relaxed";
+  using Fault = ProbeRelaxedFault;
+  template <class Sync, Fault F>
+  using Subject = Queue<Sync, F == Fault::window_4>;
+  using State = std::vector<int>;  // oldest first
+  static State initial() { return {}; }
+  static constexpr unsigned out_of_order_bound = kK - 1;
+  static bool step(State& s, const Call& c, const Result& r) {
+    if (c.op == Op::push) return s.push_back(c.value), r == Result{true, 0};
+    if (c.op == Op::empty) return true;  // exempt: documented as not linearizable
+    if (!r.ok) return s.empty();
+    const int at = spec::within_first(s, r.value, kK);
+    if (at < 0) return false;
+    s.erase(s.begin() + at);
+    return true;
+  }
+  static unsigned out_of_order(const State& s, const Call& c, const Result& r) {
+    return c.op == Op::pop && r.ok ? static_cast<unsigned>(std::max(spec::within_first(s, r.value, kK), 0)) : 0;
+  }
+};
+
+// The same queue against a strict FIFO (empty() strict too): it must fail.
+struct ProbeRelaxedStrictSpec : ProbeRelaxedBase {
+  static constexpr const char* name = "probe_relaxed_strict";
+  template <class Sync>
+  using Subject = Queue<Sync, false>;
+  using State = std::vector<int>;  // oldest first
+  static State initial() { return {}; }
+  static Result apply(State& s, const Call& c) {
+    if (c.op == Op::push) return s.push_back(c.value), Result{true, 0};
+    if (c.op == Op::empty) return {s.empty(), 0};
+    if (s.empty()) return {false, 0};
+    const int v = s.front();
+    s.erase(s.begin());
+    return {true, v};
+  }
+};
+
+// A 3-out-of-order LIFO: pop takes one of the 3 newest values. Its state is the set
+// of stacks the history may have left (specs/relaxed.hpp, LifoStates).
+struct ProbeRelaxedLifoSpec : ProbeRelaxedBase {
+  static constexpr const char* name = "probe_relaxed_lifo";
+  using Fault = ProbeRelaxedLifoFault;
+  template <class Sync, Fault F>
+  using Subject = Queue<Sync, F == Fault::window_4, /*kLifo=*/true>;
+  using State = spec::LifoStates<int>;
+  static State initial() { return {}; }
+  static std::size_t hash(const State& s) { return s.hash(); }
+  static constexpr unsigned out_of_order_bound = kK - 1;
+  static bool step(State& s, const Call& c, const Result& r) {
+    if (c.op == Op::push) return s.push(c.value), r == Result{true, 0};
+    if (c.op == Op::empty) return true;  // exempt, as for the FIFO
+    if (!r.ok) return s.empty();
+    return s.pop(r.value, kK);
+  }
+  static unsigned out_of_order(const State& s, const Call& c, const Result& r) {
+    return c.op == Op::pop && r.ok ? s.depth_of(r.value, kK) : 0;
+  }
+};
+
+LFCHECK_LIN(ProbeRelaxedSpec);
+LFCHECK_LIN(ProbeRelaxedStrictSpec);
+LFCHECK_LIN(ProbeRelaxedLifoSpec);
+
 LFCHECK_STRESS(ProbeIdleFault, Idle);
 LFCHECK_STRESS(ProbeCrashFault, Crash);
 LFCHECK_STRESS(ProbeSlowFault, Slow);
 LFCHECK_STRESS(ProbeLeakFault, Leak);
 LFCHECK_STRESS(ProbeHangFault, Hang);
+LFCHECK_STRESS(ProbeUninstrumentedFault, FreeInLibrary);
 
 }  // namespace probe_stress
 }  // namespace lfcheck
