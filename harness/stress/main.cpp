@@ -213,6 +213,19 @@ std::string write_artifacts(const Options& o, const StressEntry& e, const std::s
   return stem + ".replay";
 }
 
+// A recorded operation as the per-thread table, the trace and a hang report show it
+// ("execution 17", "pop(0x3) -> 5"; running: no result yet).
+std::string op_words(const RecordedOp& op, bool finished) {
+  char text[128];
+  const char* name = op.name ? op.name : "op";
+  if (op.result == RecordedOp::kNoResult || !finished)
+    std::snprintf(text, sizeof text, "%s %llu", name, static_cast<unsigned long long>(op.argument));
+  else
+    std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", name, static_cast<unsigned long long>(op.argument),
+                  static_cast<long long>(op.result));
+  return text;
+}
+
 // The per-thread table (stem.table.txt, its tail on the terminal) and the trace
 // (stem.trace.json) of the rings' last operations.
 void write_history_views(const std::string& stem, const std::vector<std::vector<RecordedOp>>& history_rings,
@@ -222,12 +235,7 @@ void write_history_views(const std::string& stem, const std::vector<std::vector<
     std::vector<Step> rows, spans;
     for (std::size_t t = 0; t < history->size(); ++t) {
       for (const RecordedOp& op : (*history)[t]) {
-        char text[96];
-        if (op.result == RecordedOp::kNoResult)
-          std::snprintf(text, sizeof text, "%s %llu", op.name, static_cast<unsigned long long>(op.argument));
-        else
-          std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", op.name,
-                        static_cast<unsigned long long>(op.argument), static_cast<long long>(op.result));
+        const std::string text = op_words(op, true);
         Step row;
         row.thread = static_cast<int>(t);
         row.text = text;
@@ -535,19 +543,6 @@ struct HangContext {
   std::chrono::steady_clock::time_point started;
 } hang_context;
 std::mutex hang_context_mutex;  // guards hang_context
-
-// A recorded operation as a hang report shows it ("call 17", "pop(0x3) -> 5";
-// running: no result yet).
-std::string op_words(const RecordedOp& op, bool finished) {
-  char text[128];
-  const char* name = op.name ? op.name : "op";
-  if (op.result == RecordedOp::kNoResult || !finished)
-    std::snprintf(text, sizeof text, "%s %llu", name, static_cast<unsigned long long>(op.argument));
-  else
-    std::snprintf(text, sizeof text, "%s(%#llx) -> %lld", name, static_cast<unsigned long long>(op.argument),
-                  static_cast<long long>(op.result));
-  return text;
-}
 
 // Where every thread of the hung run was: a table on stderr and the record's
 // "thread_positions" (JSON array). The times are milliseconds since the run
