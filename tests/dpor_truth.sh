@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# dpor_truth.sh SECONDS BINARY STRUCTURE [BINARY STRUCTURE ...] — DPOR is sound where
-# it can be compared (issue 29): for every scenario of each structure, Relacy's full
+# dpor_truth.sh SECONDS BINARY STRUCTURE[/S1,S2..] [BINARY STRUCTURE[/S..] ...] — DPOR
+# is sound where it can be compared (issue 29): for every scenario of each structure
+# (or only the named ones: those whose full search is known to end), Relacy's full
 # search runs up to SECONDS; where it ends, DPOR must end too, with
 #   - the same verdict (and, for a failure, a failure of its own), and
 #   - the same set of distinct outcomes (what a scenario's outcome() returns after
@@ -13,8 +14,14 @@ budget=$1; shift
 source "$(dirname "$0")/truth_lib.sh"
 compared=0
 while [ $# -ge 2 ]; do
-  binary=$1 structure=$2; shift 2
+  binary=$1 spec=$2 structure=${2%%/*}; shift 2
   scenarios=$("$binary" "$structure" --list | sed -n 's|^[^/]*/\([^ ]*\) .*|\1|p')
+  case $spec in
+    */*) listed=$scenarios scenarios=""
+         for s in $(tr , ' ' <<<"${spec#*/}"); do  # (comma-separated) a named scenario that does not exist is an error, not a skip
+           if grep -qx "$s" <<<"$listed"; then scenarios="$scenarios $s"; else fail "$structure/$s: no such scenario"; fi
+         done ;;
+  esac
   for s in $scenarios; do
     "$binary" "$structure" --scenario "$s" --scheduler full --outcomes --max-seconds "$budget" --quiet \
       --json "$dir/full.json" >"$dir/full.out" 2>&1

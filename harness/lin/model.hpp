@@ -19,6 +19,8 @@
 // Relacy records the execution's history as for any failure.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -168,6 +170,9 @@ LinOutcome run_bound_scenario(const model::ScenarioHooks& hooks, const Scenario<
     LinOutcome out = detail::run_lin(hooks, sc, o, "dpor", search);
     out.verified = out.exhaustive;
     out.exhaustive = false;
+    if (std::getenv("LFCHECK_DPOR_STATS"))  // each scenario's search (a developer's view)
+      std::fprintf(stderr, "lin dpor: %llu executions, %s\n", static_cast<unsigned long long>(out.executions),
+                   out.verified ? "verified" : out.failed ? "failed" : "not ended");
     if (out.failed || out.verified || out.interrupted || o.bound == 0) return out;
     dpor_executions = out.executions;
   }

@@ -278,10 +278,10 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
       auto* w = static_cast<Watch*>(self);
       if (w->total) return w->line->update(started - 1, w->total);
       char note[96] = "";
-      if (w->dpor) {  // executions = classes explored + sleep-set blocked ones
-        const std::uint64_t blocked = current_sleep_blocked();
-        std::snprintf(note, sizeof note, " (%llu classes, %llu sleep-set blocked)",
-                      static_cast<unsigned long long>(started - 1 - blocked), static_cast<unsigned long long>(blocked));
+      if (w->dpor) {  // executions = classes explored + redundant ones (sleep-set blocked, reordered loads)
+        const std::uint64_t redundant = current_redundant();
+        std::snprintf(note, sizeof note, " (%llu classes, %llu redundant)",
+                      static_cast<unsigned long long>(started - 1 - redundant), static_cast<unsigned long long>(redundant));
       }
       w->line->update_search(started - 1, current_search_fraction(), note);
     }
@@ -324,7 +324,9 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     // The bounds that remain on an exhaustive DPOR verdict (docs/model.md, "What a
     // verified verdict means"), and the search's counts.
     r.num("load_depth", o.load_depth).num("sleep_set_blocked", outcome.sleep_blocked).num("races", outcome.races);
-    r.num("classes", outcome.executions - outcome.sleep_blocked);
+    r.num("redundant", outcome.redundant).num("pruned_older_loads", outcome.pruned_older_loads);
+    r.num("pruned_free_deferrals", outcome.pruned_free_deferrals);
+    r.num("classes", outcome.executions - outcome.redundant);
     r.str("bounds", dpor_bounds(o.load_depth));
   }
   if (scheduler == "pct") {

@@ -152,6 +152,9 @@ ModelOutcome run_model(const ModelRequest& request, SchedulerKind scheduler) {
   if (dpor) {
     o.sleep_blocked = model::dpor_stats().sleep_blocked;
     o.races = model::dpor_stats().races;
+    o.redundant = model::dpor_stats().redundant;
+    o.pruned_older_loads = model::dpor_stats().pruned_loads;
+    o.pruned_free_deferrals = model::dpor_stats().pruned_frees;
     diverged = model::dpor_stats().diverged;
   }
   if (scheduler == SchedulerKind::pct) {
@@ -225,7 +228,7 @@ bool is_known_scheduler(const std::string& name) {
   return name == "random" || name == "pct" || name == "bound" || name == "full" || name == "dpor";
 }
 
-std::uint64_t current_sleep_blocked() { return model::dpor_stats().sleep_blocked; }
+std::uint64_t current_redundant() { return model::dpor_stats().redundant; }
 
 double current_search_fraction() { return tree_search_fraction(); }
 

@@ -132,8 +132,10 @@ struct ModelOutcome {
   // complete == false if there were more than the runner keeps (kMaxOutcomes).
   std::vector<std::uint64_t> outcomes;
   bool outcomes_complete = true;
-  // dpor: the executions that were sleep-set blocked (redundant), and the races found.
-  std::uint64_t sleep_blocked = 0, races = 0;
+  // dpor: the executions that were sleep-set blocked, the races found, the
+  // executions known to repeat an explored class (sleep-set blocked, or the run of
+  // a pruned older load), and the data alternatives pruned (dpor/exploration.hpp).
+  std::uint64_t sleep_blocked = 0, races = 0, redundant = 0, pruned_older_loads = 0, pruned_free_deferrals = 0;
 };
 
 constexpr std::size_t kMaxOutcomes = 4096;
@@ -150,8 +152,9 @@ inline std::string failure_words(const ModelOutcome& o) {
 // The schedulers by lfcheck's names.
 bool is_known_scheduler(const std::string& name);  // random, pct, bound, full, dpor
 
-// dpor: the current search's sleep-set-blocked executions (the progress line).
-std::uint64_t current_sleep_blocked();
+// dpor: the current search's redundant executions (sleep-set blocked, or a
+// pruned older load's run: the progress line).
+std::uint64_t current_redundant();
 
 // Runs the scenario `hooks` describes, with `threads` threads (1 .. kMaxModelThreads),
 // under the named scheduler. Compiled once, in the runner library.

@@ -19,9 +19,22 @@
 // the run) but nothing after the blocking point is explored further.
 //
 // Choices that are not a thread (which store a load reads, a spurious CAS
-// failure, whether a free is deferred, a timed wait timing out is a thread
-// choice, a user's random number) are data nodes: every value is explored, as
-// Relacy's tree search does, and they carry no reduction.
+// failure, whether a free is deferred, a user's random number; a timed wait
+// timing out is a thread choice) are data nodes: every value is explored, as
+// Relacy's tree search does, except where an alternative is known to lead to
+// nothing new:
+//   - whether a free is deferred decides only which block a later allocation gets
+//     (Relacy's allocator does not touch a freed block's bytes): when no execution
+//     through the node's first value allocates anything after the free, the other
+//     value's executions are the same ones, and are not run (`pruned_frees`);
+//   - a load that reads k stores back (Relacy's weak memory) when each of those
+//     k newer stores conflicts with the load's step only there — the load against
+//     the store of its location, nothing else of the two steps — and none of them
+//     happens before the load's step through any other step: that execution is
+//     the one where the load's step runs before those stores and reads the latest,
+//     which the race between them (a load against a store) makes the search run.
+//     The first execution with the older value is run and analysed; the rest of
+//     its subtree is not (`pruned_loads`). See check_older_loads.
 //
 // Happens-before here is the dependence order (Mazurkiewicz traces), not the
 // memory model's: e -> e' if e precedes e' in the same thread, or e precedes e'
@@ -45,11 +58,21 @@ using ThreadMask = std::uint32_t;  // bit t: thread t
 inline ThreadMask bit(unsigned t) { return ThreadMask(1) << t; }
 inline unsigned lowest(ThreadMask m) { return static_cast<unsigned>(__builtin_ctz(m)); }
 
+// The data choices' kinds: Relacy's sched_type values (rl::sched_type_atomic_load ...).
+enum ChoiceKind : unsigned { kLoadChoice = 1, kCasFailChoice = 2, kFreeDeferChoice = 3, kUserChoice = 4 };
+
 struct Node {
   bool thread_choice = true;
   bool frozen = false;  // after a sleep-set block, or replayed: no alternatives here
   // A data choice: `count` values, this execution took `index`.
   unsigned count = 1, index = 0, type = 0;
+  // A free's deferral: some execution through this node's value allocated after it.
+  bool allocated_after = false;
+  // A load's choice: the location, the event its step becomes, and whether the
+  // value it takes now was checked for pruning (check_older_loads).
+  std::uintptr_t load_addr = 0;
+  std::size_t load_event = 0;
+  bool load_checked = false;
   // A thread choice.
   ThreadMask enabled = 0, backtrack = 0, done = 0, sleep = 0;
   // Threads that could run here but were held back: they gave way at a spin hint
@@ -81,6 +104,15 @@ struct SearchStats {
   // Nodes made (new choice points), by kind: thread choices, then data choices by
   // Relacy's sched_type (load, cas_fail, mem_realloc, user) — where the tree's width is.
   std::uint64_t thread_nodes = 0, data_nodes[5] = {};
+  // Alternatives taken (each starts one more execution), by the same kinds:
+  // [0] thread choices, [1..4] data choices — where the executions come from.
+  std::uint64_t alternatives[5] = {};
+  // Data alternatives known to add nothing (see the header): frees whose deferral
+  // no allocation followed, loads of an older store that only a direct race hid.
+  std::uint64_t pruned_frees = 0, pruned_loads = 0;
+  // Executions known to repeat a class explored elsewhere: sleep-set blocked, or
+  // the one run of a pruned older load (each counted once). classes = executions - redundant.
+  std::uint64_t redundant = 0;
 };
 
 class Exploration {
@@ -95,6 +127,14 @@ class Exploration {
     blocked_at_ = SIZE_MAX;
     last_thread_node_ = SIZE_MAX;
     for (auto& s : seq_) s = 0;
+    frees_before_allocation_.clear();
+  }
+
+  // The running thread allocated a block: every free deferral of this execution
+  // so far was observable.
+  void allocation() {
+    for (std::size_t d : frees_before_allocation_) path_[d].allocated_after = true;
+    frees_before_allocation_.clear();
   }
 
   // A thread choice among `enabled` (never empty); `current` is preferred when a
@@ -138,7 +178,9 @@ class Exploration {
   }
 
   // A data choice with `count` values; returns the one this execution takes.
-  unsigned choose_value(unsigned count, unsigned type) {
+  // `load_addr`: for a load's choice, the location it reads (0: unknown).
+  unsigned choose_value(unsigned count, unsigned type, std::uintptr_t load_addr = 0) {
+    if (type == kFreeDeferChoice) frees_before_allocation_.push_back(depth_);
     if (depth_ < path_.size()) {
       Node& n = path_[depth_];
       if (n.thread_choice || n.count != count || n.type != type) return diverged();
@@ -149,6 +191,8 @@ class Exploration {
     n.thread_choice = false;
     n.count = count;
     n.type = type;
+    n.load_addr = type == kLoadChoice ? load_addr : 0;
+    n.load_event = events_.size();  // the running step's event, when it ends
     n.frozen = blocked_at_ != SIZE_MAX || forced_;
     if (forced_) {
       if (forced_next_ >= forced_choices_.size() || forced_choices_[forced_next_] >= count) return diverged();
@@ -190,6 +234,8 @@ class Exploration {
     if (blocked_at_ != SIZE_MAX) ++stats_.sleep_blocked;
     if (forced_) return true;  // a replay runs one execution
     analyse_races();
+    const bool reordered = check_older_loads();
+    if (blocked_at_ != SIZE_MAX || reordered) ++stats_.redundant;
     return !advance();
   }
 
@@ -285,6 +331,7 @@ class Exploration {
     const std::size_t limit = blocked_at_;  // races after a sleep-set block add nothing new
     std::size_t count = 0;
     while (count < events_.size() && events_[count].node < limit) ++count;
+    analysed_events_ = count;  // the events whose clocks are computed
     std::uint32_t last_clock[kMaxThreads][kMaxThreads] = {};  // each thread's latest step's clock
     for (std::size_t j = 0; j < count; ++j) {
       Event& ej = events_[j];
@@ -349,14 +396,108 @@ class Exploration {
     // waits for a step of v or e_i itself, which releases it.
   }
 
+  // A load's data node whose value reads k >= 1 stores back, in its first
+  // execution: if the load's step e_L could have run before each of the k newer
+  // stores' steps w (so that it read the store it reads now as the latest), this
+  // execution is that one's equivalent, and the rest of its subtree is not
+  // explored (its nodes are frozen). e_L can run before w when
+  //   - w is another thread's, its conflict with e_L is the store against the
+  //     load of the location and nothing else (else moving e_L changes what
+  //     either step sees), and
+  //   - w does not happen before e_L through any step but itself: the clock of
+  //     e_L rebuilt without the edges from the k stores (its thread's previous
+  //     step, and every other earlier step it conflicts with);
+  //   - e_L's thread was never held back (a give-way) from w's node to e_L's:
+  //     that order is not dependence, and the reordered run might not exist;
+  //   - nothing else is chosen in e_L's step after the load (the next node is a
+  //     thread choice), so the step is the same in every execution of the subtree.
+  // The race e_L against the newest store is found in every execution where the
+  // load reads it, so the reordered execution is explored (source-DPOR). The
+  // differential tests hold this to Relacy's full search (tests/dpor_truth.sh).
+  // True if this execution was such a load's (its subtree pruned).
+  bool check_older_loads() {
+    const std::size_t analysed = analysed_events_;
+    for (std::size_t d = 0; d < path_.size(); ++d) {
+      Node& n = path_[d];
+      if (n.thread_choice || n.type != kLoadChoice || n.index == 0 || n.frozen || n.load_checked) continue;
+      n.load_checked = true;
+      if (n.load_addr == 0 || n.load_event >= analysed) continue;
+      if (d + 1 < path_.size() && !path_[d + 1].thread_choice) continue;
+      if (!older_load_is_reordering(n)) continue;
+      for (std::size_t k = d + 1; k < path_.size(); ++k) path_[k].frozen = true;
+      ++stats_.pruned_loads;
+      return true;  // the nodes below are frozen: nothing deeper to check
+    }
+    return false;
+  }
+
+  bool older_load_is_reordering(const Node& n) const {
+    const Event& el = events_[n.load_event];
+    // The k newest stores of the location before e_L: the steps that wrote it.
+    std::size_t newer[4];
+    const unsigned k = n.index;
+    if (k > 4) return false;
+    unsigned found = 0;
+    for (std::size_t i = n.load_event; i-- > 0 && found < k;) {
+      const Event& e = events_[i];
+      bool writes = false;
+      for (const Touch& t : e.footprint.touches) {
+        if (t.block() && t.covers(n.load_addr)) return false;  // the block came or went: keep it
+        if (t.memory() && t.addr == n.load_addr && t.writes()) writes = true;
+      }
+      if (!writes) continue;
+      if (e.thread == el.thread) return false;
+      newer[found++] = i;
+    }
+    if (found < k) return false;  // an older store from before the threads: keep it
+    for (unsigned w = 0; w < k; ++w) {
+      for (const Touch& a : el.footprint.touches)
+        for (const Touch& b : events_[newer[w]].footprint.touches) {
+          if (!dependent(a, b)) continue;
+          const bool the_load = a.memory() && !a.writes() && a.addr == n.load_addr && b.memory() &&
+                                b.addr == n.load_addr && b.writes();
+          if (!the_load) return false;
+        }
+    }
+    // e_L's clock without the k stores' edges.
+    std::uint32_t clock[kMaxThreads] = {};
+    for (std::size_t i = n.load_event; i-- > 0;) {
+      const Event& e = events_[i];
+      if (e.thread == el.thread) {
+        for (unsigned u = 0; u < kMaxThreads; ++u) clock[u] = std::max(clock[u], e.clock[u]);
+        break;  // its previous step: program order (its clock covers its thread's earlier ones)
+      }
+    }
+    for (std::size_t i = 0; i < n.load_event; ++i) {
+      const Event& e = events_[i];
+      if (e.thread == el.thread) continue;
+      bool is_newer = false;
+      for (unsigned w = 0; w < k; ++w) is_newer = is_newer || newer[w] == i;
+      if (is_newer || !dependent(e.footprint, el.footprint)) continue;
+      for (unsigned u = 0; u < kMaxThreads; ++u) clock[u] = std::max(clock[u], e.clock[u]);
+    }
+    for (unsigned w = 0; w < k; ++w) {
+      const Event& ew = events_[newer[w]];
+      if (clock[ew.thread] >= ew.seq) return false;  // ordered before e_L through other steps
+    }
+    const std::size_t from = events_[newer[k - 1]].node;
+    for (std::size_t j = from; j <= el.node; ++j)
+      if (path_[j].thread_choice && (path_[j].held & bit(el.thread))) return false;
+    return true;
+  }
+
   // Depth first: the deepest node with an unexplored alternative; false if none.
   bool advance() {
     while (!path_.empty()) {
       Node& n = path_.back();
       if (!n.frozen) {
         if (!n.thread_choice) {
-          if (n.index + 1 < n.count) {
+          if (n.type == kFreeDeferChoice && !n.allocated_after && n.index + 1 < n.count) {
+            stats_.pruned_frees += n.count - n.index - 1;  // the other value's executions are these
+          } else if (n.index + 1 < n.count) {
             ++n.index;
+            n.load_checked = false;
+            ++stats_.alternatives[n.type < 5 ? n.type : 4];
             return true;
           }
         } else {
@@ -364,6 +505,7 @@ class Exploration {
           const ThreadMask todo = n.backtrack & n.enabled & ~n.done & ~n.sleep;
           if (todo) {
             n.chosen = lowest(todo);
+            ++stats_.alternatives[0];
             return true;
           }
         }
@@ -381,6 +523,8 @@ class Exploration {
   std::size_t last_thread_node_ = SIZE_MAX;  // the node whose step is running
   std::uint32_t seq_[kMaxThreads] = {};
   raw_vector<std::size_t> scratch_;
+  raw_vector<std::size_t> frees_before_allocation_;  // free-deferral nodes no allocation has followed yet
+  std::size_t analysed_events_ = 0;
   SearchStats stats_;
   bool forced_ = false;  // replaying recorded choices
   raw_vector<unsigned> forced_choices_;

@@ -72,6 +72,10 @@ inline bool starts_a_step(Op op) {
          op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify;
 }
 
+static_assert(unsigned(dpor::kLoadChoice) == rl::sched_type_atomic_load && unsigned(dpor::kCasFailChoice) == rl::sched_type_cas_fail &&
+                  unsigned(dpor::kFreeDeferChoice) == rl::sched_type_mem_realloc && unsigned(dpor::kUserChoice) == rl::sched_type_user,
+              "dpor's choice kinds are Relacy's sched_type values");
+
 template <rl::thread_id_t N>
 class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N>,
                        public AccessObserver {
@@ -94,11 +98,16 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       const dpor::SearchStats& st = search_.stats();
       std::fprintf(stderr,
                    "dpor: %llu executions, %llu sleep-set blocked, %llu races; nodes made: %llu thread, %llu load, "
-                   "%llu cas-fail, %llu free-defer, %llu user; deepest path %zu\n",
+                   "%llu cas-fail, %llu free-defer, %llu user; deepest path %zu; alternatives taken: %llu thread, %llu load, "
+                   "%llu cas-fail, %llu free-defer, %llu user; pruned: %llu free deferrals, %llu older loads\n",
                    (unsigned long long)st.executions, (unsigned long long)st.sleep_blocked,
                    (unsigned long long)st.races, (unsigned long long)st.thread_nodes,
                    (unsigned long long)st.data_nodes[1], (unsigned long long)st.data_nodes[2],
-                   (unsigned long long)st.data_nodes[3], (unsigned long long)st.data_nodes[4], st.deepest);
+                   (unsigned long long)st.data_nodes[3], (unsigned long long)st.data_nodes[4], st.deepest,
+                   (unsigned long long)st.alternatives[0], (unsigned long long)st.alternatives[1],
+                   (unsigned long long)st.alternatives[2], (unsigned long long)st.alternatives[3],
+                   (unsigned long long)st.alternatives[4], (unsigned long long)st.pruned_frees,
+                   (unsigned long long)st.pruned_loads);
     }
   }
 
@@ -187,7 +196,10 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // bookkeeping blocks, freed when an atomic or cell is destroyed, are not the
     // code's and never compared by it: freed at once (the choice Relacy calls 1).
     if (type == rl::sched_type_mem_realloc && !frees_own_block()) return 1;
-    const unsigned value = search_.choose_value(count, static_cast<unsigned>(type));
+    std::uintptr_t load_addr = 0;  // a load's choice: the location the running step's load reads
+    if (type == rl::sched_type_atomic_load && running_ != kNone && last_op_[running_].op == Op::load)
+      load_addr = last_op_[running_].addr;
+    const unsigned value = search_.choose_value(count, static_cast<unsigned>(type), load_addr);
     if (value == dpor::Exploration::kDiverged) {
       nondeterministic();
       return 0;
@@ -208,6 +220,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
 
   // --- the Sync policy's announcements (forwarded by the runner) ---------------
   void announce(const Access& a) override {
+    if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
     if (running_ == kNone) return;
     const unsigned t = running_;
     dpor::Touch touch;
