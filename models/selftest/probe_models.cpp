@@ -38,6 +38,16 @@
 //                   (a data race): the slot's store is named after the slot, never after
 //                   `size` (the line's other operand), and the racing store shows its 3
 //                   (Relacy records 0, its T(), for an access that races).
+//   older_load_then_race  message passing with relaxed accesses, then a race on what
+//                   the reader saw: DPOR may skip the rest of an older load's subtree only
+//                   when no newer store happens before the load through another step;
+//                   here the stale read of x comes after the reader saw y, so every
+//                   order of the last race must still be explored (model.dpor_truth:
+//                   DPOR's outcomes are the full search's);
+//   reuse_after_free      one thread frees a block while another allocates one: whether
+//                   the allocation gets the freed block depends on the order and on
+//                   Relacy's deferred reuse, and DPOR may skip a deferral only when
+//                   nothing is allocated after it (model.dpor_truth: both outcomes).
 #include <sys/mman.h>
 
 #include <atomic>
@@ -278,6 +288,55 @@ struct Labels : ScenarioBase {
   }
 };
 
+template <class Sync, ProbeFault F>
+struct OlderLoadThenRace : ScenarioBase {
+  static constexpr const char* name = "older_load_then_race";
+  static constexpr const char* description = "relaxed message passing, then a race on what was read (dpor self-test)";
+  static constexpr unsigned threads = 3;
+  typename Sync::template atomic<int> x{0}, y{0}, z{0};
+  int r1 = 0, r2 = 0, r3 = 0;  // read by after() and outcome(), after the join
+  void thread(unsigned i) {
+    // Relaxed everywhere: the reader may see y's store and miss x's (Relacy's weak
+    // memory), and z's reader may run before or after z's store.
+    if (i == 0) {
+      x.store(1, std::memory_order_relaxed);
+      y.store(1, std::memory_order_relaxed);
+    } else if (i == 1) {
+      r1 = y.load(std::memory_order_relaxed);
+      r2 = x.load(std::memory_order_relaxed);
+      z.store(1 + r1 + 2 * r2, std::memory_order_relaxed);
+    } else {
+      r3 = z.load(std::memory_order_relaxed);
+    }
+  }
+  std::uint64_t outcome() const { return static_cast<std::uint64_t>(r1 + 2 * r2 + 4 * r3); }
+};
+
+template <class Sync, ProbeFault F>
+struct ReuseAfterFree : ScenarioBase {
+  static constexpr const char* name = "reuse_after_free";
+  static constexpr const char* description = "a free against an allocation of the same size (dpor self-test)";
+  static constexpr unsigned threads = 2;
+  struct Block {
+    int v = 0;  // plain: the block's address is what the probe looks at
+  };
+  Block* freed = Sync::template create<Block>();
+  Block* allocated = nullptr;
+  bool reused = false;  // the allocation got the freed block's address
+  typename Sync::template atomic<int> touched{0};
+  void thread(unsigned i) {
+    touched.fetch_add(1, std::memory_order_relaxed);  // relaxed: a shared access for the runner, nothing else
+    if (i == 0) {
+      Sync::destroy(freed);
+    } else {
+      allocated = Sync::template create<Block>();
+      reused = allocated == freed;  // an address comparison only: the freed block is never read
+    }
+  }
+  void after() { Sync::destroy(allocated); }
+  std::uint64_t outcome() const { return reused ? 1 : 0; }
+};
+
 LFCHECK_MODEL(ProbeFault, Counted);
 LFCHECK_MODEL(ProbeFault, Labels);
 LFCHECK_MODEL(ProbeFault, CrashDivide);
@@ -290,6 +349,8 @@ LFCHECK_MODEL(ProbeFault, Endless);
 LFCHECK_MODEL(ProbeFault, StdAtomic);
 LFCHECK_MODEL(ProbeFault, SyncAtomic);
 LFCHECK_MODEL(ProbeFault, LeakAligned);
+LFCHECK_MODEL(ProbeFault, OlderLoadThenRace);
+LFCHECK_MODEL(ProbeFault, ReuseAfterFree);
 
 }  // namespace probe_models
 }  // namespace lfcheck
