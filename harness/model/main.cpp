@@ -45,7 +45,7 @@ options:
                     points per execution (1 to 16, default 3)
   --bound K         context bound for the exhaustive bound search (default 2)
   --dpor-executions N  the default plan's dpor budget per scenario (default
-                    200000; --scheduler dpor alone has none)
+                    500000; --scheduler dpor alone has none)
   --load-depth D    dpor: a load may read D stores back: 1 as Relacy's tree
                     searches (default), 2 as its sampled runs
   --max-seconds S   wall-clock budget of each run (any scheduler); a run the
@@ -105,7 +105,7 @@ struct Options {
   bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
   bool outcomes = false;      // --outcomes: each run's distinct outcome() values in the JSON
   unsigned load_depth = 1;    // dpor: stores back a load may read
-  std::uint64_t dpor_executions = 200000;  // the default plan's dpor budget (then bound, full)
+  std::uint64_t dpor_executions = 500000;  // the default plan's dpor budget (then bound, full)
   std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
   std::uint64_t seed = 0;     // random scheduler: start at iteration seed * kSeedStride
   bool list_faults_json = false;
