@@ -117,6 +117,7 @@ struct HoldersVsOwnerFree : ScenarioBase {
   typename Resource<Sync>::CloseReport report;
   Shut* shut = nullptr;
   bool freed = false;
+  bool unparked[2] = {};  // holder i's release was the last one, after the teardown began
 
   void before() {
     shut = Sync::template create<Shut>();  // creates its resource
@@ -134,8 +135,10 @@ struct HoldersVsOwnerFree : ScenarioBase {
     }
     Shut* s = shut;  // plain field written in before(): ordered before every thread
     Sync::check(s->resource().use(), "resource not intact while a reference is held");
-    s->release();
+    unparked[i] = s->release();
   }
+  // Which holder woke the owner (none: both released before the teardown began).
+  std::uint64_t outcome() const { return (unparked[0] ? 1 : 0) + (unparked[1] ? 2 : 0); }
   void after() {
     Sync::check(freed, "owner did not finish");
     Sync::check(report.closes == 1, "resource destroyed other than exactly once");

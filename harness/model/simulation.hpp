@@ -99,9 +99,16 @@ class OutcomeSet {
 };
 static_assert(2 * kMaxOutcomes == 8192, "OutcomeSet hashes to 13 bits");
 
-// The scheduler that wants every announcement of the threads (DPOR), while it lives.
-inline AccessObserver*& scheduler_observer() {
-  static AccessObserver* observer = nullptr;
+// A scheduler that wants every announcement of the threads (DPOR), and the
+// blocks the single-threaded parts allocate (harness_announce: their addresses).
+class SchedulerObserver : public AccessObserver {
+ public:
+  virtual void harness_announce(const Access& a) = 0;
+};
+
+// The scheduler that wants the announcements, while it lives.
+inline SchedulerObserver*& scheduler_observer() {
+  static SchedulerObserver* observer = nullptr;
   return observer;
 }
 
@@ -111,13 +118,16 @@ inline AccessObserver*& scheduler_observer() {
 class RunObserver final : public AccessObserver {
  public:
   void announce(const Access& a) override {
-    if (in_harness_code) return;  // the scenario's constructor, before(), after(), invariant()
+    if (in_harness_code) {  // the scenario's constructor, before(), after(), invariant()
+      if (SchedulerObserver* s = scheduler_observer()) s->harness_announce(a);
+      return;
+    }
     ++thread_accesses;
-    if (AccessObserver* s = scheduler_observer()) s->announce(a);
+    if (SchedulerObserver* s = scheduler_observer()) s->announce(a);
   }
   void completed(bool wrote) override {
     if (in_harness_code) return;
-    if (AccessObserver* s = scheduler_observer()) s->completed(wrote);
+    if (SchedulerObserver* s = scheduler_observer()) s->completed(wrote);
   }
   bool in_harness_code = false;     // set around the single-threaded parts
   std::uint64_t thread_accesses = 0;  // announcements inside thread bodies, whole run

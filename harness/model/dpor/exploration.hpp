@@ -39,7 +39,10 @@
 // Happens-before here is the dependence order (Mazurkiewicz traces), not the
 // memory model's: e -> e' if e precedes e' in the same thread, or e precedes e'
 // and they are dependent, closed transitively. Vector clocks over the steps of
-// one execution; the analysis is O(steps²) per execution.
+// one execution. The steps an execution shares with the previous one (those that
+// ended before the node it changed) keep their clocks and their races, which that
+// execution's analysis found: each execution analyses only its new steps, against
+// all earlier ones — O(new steps × steps).
 #pragma once
 
 #include <algorithm>
@@ -89,6 +92,8 @@ struct Node {
 struct Event {
   unsigned thread = 0;
   std::size_t node = 0;   // the thread-choice node it was chosen at
+  std::size_t end_depth = 0;  // the nodes taken when it ended: it is the same step in every
+                              // execution whose path agrees on those nodes
   std::uint32_t seq = 0;  // 1-based position among its thread's steps
   Footprint footprint;
   std::uint32_t clock[kMaxThreads] = {};  // happens-before: clock[u] = steps of u before or equal
@@ -98,7 +103,7 @@ struct Event {
 struct SearchStats {
   std::uint64_t executions = 0;   // complete executions
   std::uint64_t sleep_blocked = 0;  // of them, blocked by sleep sets (redundant)
-  std::uint64_t races = 0;         // races found over all executions
+  std::uint64_t races = 0;         // races found over all executions (each once: with its later step new)
   std::size_t deepest = 0;         // the longest path of choices
   bool diverged = false;           // an execution did not repeat its path: nondeterministic scenario
   // Nodes made (new choice points), by kind: thread choices, then data choices by
@@ -123,7 +128,13 @@ class Exploration {
   // --- one execution -------------------------------------------------------------
   void begin_execution() {
     depth_ = 0;
-    events_.clear();
+    // The steps that ended before the node the last advance changed are this
+    // execution's too (the same choices lead to them): kept, with their clocks.
+    std::size_t kept = 0;
+    while (kept < events_.size() && events_[kept].end_depth <= changed_node_) ++kept;
+    events_.resize(kept);
+    kept_events_ = kept;
+    next_event_ = 0;
     blocked_at_ = SIZE_MAX;
     last_thread_node_ = SIZE_MAX;
     for (auto& s : seq_) s = 0;
@@ -192,7 +203,7 @@ class Exploration {
     n.count = count;
     n.type = type;
     n.load_addr = type == kLoadChoice ? load_addr : 0;
-    n.load_event = events_.size();  // the running step's event, when it ends
+    n.load_event = next_event_;  // the running step's event, when it ends
     n.frozen = blocked_at_ != SIZE_MAX || forced_;
     if (forced_) {
       if (forced_next_ >= forced_choices_.size() || forced_choices_[forced_next_] >= count) return diverged();
@@ -213,13 +224,26 @@ class Exploration {
       diverged();
       return;
     }
+    if (next_event_ < events_.size()) {  // a kept step, replayed: it must be the same one
+      const Event& kept = events_[next_event_];
+      if (kept.thread != thread || kept.node != last_thread_node_ || kept.end_depth != depth_) {
+        diverged();
+        return;
+      }
+      ++seq_[thread];
+      ++next_event_;
+      last_thread_node_ = SIZE_MAX;
+      return;
+    }
     n.step[thread].merge(footprint);
     Event e;
     e.thread = thread;
     e.node = last_thread_node_;
+    e.end_depth = depth_;
     e.seq = ++seq_[thread];
     e.footprint = std::move(footprint);
     events_.push_back(std::move(e));
+    ++next_event_;
     last_thread_node_ = SIZE_MAX;
   }
 
@@ -274,6 +298,8 @@ class Exploration {
     std::size_t n = 0;
     if (!(in >> tag >> n) || tag != "dpor") return false;
     forced_choices_.clear();
+    events_.clear();
+    changed_node_ = 0;
     for (std::size_t i = 0; i < n; ++i) {
       unsigned c = 0;
       if (!(in >> c)) return false;
@@ -287,7 +313,9 @@ class Exploration {
 
  private:
   // A developer's view of one execution: its steps and what each touched.
+  // LFCHECK_DPOR_DUMP_FULL: whole addresses (canonical block names have bit 63 set), not their low 16 bits.
   void dump_execution() const {
+    const bool full = std::getenv("LFCHECK_DPOR_DUMP_FULL") != nullptr;
     std::fprintf(stderr, "execution %llu (%zu steps):\n", (unsigned long long)stats_.executions, events_.size());
     static const char* names[] = {"load", "store", "rmw", "fence", "fence_sc", "cell_load", "cell_store", "lock",
                                   "unlock", "wait", "notify", "alloc", "free", "spin"};
@@ -295,7 +323,7 @@ class Exploration {
       std::fprintf(stderr, "  node %3zu  t%u#%u:", e.node, e.thread, e.seq);
       for (const Touch& t : e.footprint.touches)
         std::fprintf(stderr, " %s%s@%lx", names[static_cast<int>(t.op)], t.seq_cst ? "(sc)" : "",
-                     static_cast<unsigned long>(t.addr & 0xffff));
+                     static_cast<unsigned long>(t.addr & (full ? ~0ul : 0xffff)));
       std::fprintf(stderr, "\n");
     }
   }
@@ -311,8 +339,8 @@ class Exploration {
   // The sleep set of a new thread node: the previous thread node's sleeping and
   // already explored threads whose step commutes with the step just taken there.
   ThreadMask inherited_sleep(Node& fresh) {
-    if (events_.empty()) return 0;
-    const Event& e = events_.back();
+    if (next_event_ == 0) return 0;
+    const Event& e = events_[next_event_ - 1];  // the step that ended last
     const Node& prev = path_[e.node];
     ThreadMask sleep = 0;
     const ThreadMask candidates = (prev.sleep | prev.done) & ~bit(e.thread);
@@ -333,7 +361,13 @@ class Exploration {
     while (count < events_.size() && events_[count].node < limit) ++count;
     analysed_events_ = count;  // the events whose clocks are computed
     std::uint32_t last_clock[kMaxThreads][kMaxThreads] = {};  // each thread's latest step's clock
-    for (std::size_t j = 0; j < count; ++j) {
+    // The kept steps come before any sleep-set block of this execution (the path's
+    // nodes after a block are frozen, so the last advance changed one before it):
+    // their clocks stand and their races were reversed when they were new.
+    const std::size_t kept = std::min(kept_events_, count);
+    for (std::size_t j = 0; j < kept; ++j)
+      std::copy(events_[j].clock, events_[j].clock + kMaxThreads, last_clock[events_[j].thread]);
+    for (std::size_t j = kept; j < count; ++j) {
       Event& ej = events_[j];
       std::uint32_t c[kMaxThreads];
       std::copy(last_clock[ej.thread], last_clock[ej.thread] + kMaxThreads, c);
@@ -498,6 +532,7 @@ class Exploration {
             ++n.index;
             n.load_checked = false;
             ++stats_.alternatives[n.type < 5 ? n.type : 4];
+            changed_node_ = path_.size() - 1;
             return true;
           }
         } else {
@@ -506,6 +541,7 @@ class Exploration {
           if (todo) {
             n.chosen = lowest(todo);
             ++stats_.alternatives[0];
+            changed_node_ = path_.size() - 1;
             return true;
           }
         }
@@ -525,6 +561,9 @@ class Exploration {
   raw_vector<std::size_t> scratch_;
   raw_vector<std::size_t> frees_before_allocation_;  // free-deferral nodes no allocation has followed yet
   std::size_t analysed_events_ = 0;
+  std::size_t changed_node_ = 0;  // the node the last advance changed (the executions' shared prefix ends there)
+  std::size_t kept_events_ = 0;   // events kept from the previous execution (begin_execution)
+  std::size_t next_event_ = 0;    // this execution's steps ended so far (the next one's index)
   SearchStats stats_;
   bool forced_ = false;  // replaying recorded choices
   raw_vector<unsigned> forced_choices_;

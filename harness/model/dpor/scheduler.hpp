@@ -32,6 +32,16 @@
 //     searches; code must not rely on their absence, and sampled runs have them).
 // A replay state ("dpor n c1 .. cn", get_state) re-runs exactly one execution.
 //
+// Addresses: the search compares steps of different executions (a node's
+// footprints are unions over the executions through it; sleep sets compare them
+// with the current one), but Relacy's allocator hands a block out at an address
+// that depends on what earlier executions freed last. So every address inside a
+// block the code allocated (Sync::create, in a thread or in the scenario's
+// constructor) is named by the block's canonical name, stable across executions
+// with the same choices: who allocated it (the harness, or thread t), its number
+// among their allocations, and the offset (canonical_address). Other addresses
+// (the scenario object, globals) do not move between executions.
+//
 // Cost per execution: the steps' footprints and a race analysis in O(steps²).
 #pragma once
 
@@ -78,7 +88,7 @@ static_assert(unsigned(dpor::kLoadChoice) == rl::sched_type_atomic_load && unsig
 
 template <rl::thread_id_t N>
 class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thread_info, N>,
-                       public AccessObserver {
+                       public SchedulerObserver {
   static_assert(N <= static_cast<rl::thread_id_t>(dpor::kMaxThreads), "dpor: too many threads");
 
  public:
@@ -118,11 +128,13 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       pending_[t] = dpor::Touch{};
       has_pending_[t] = false;
       started_[t] = false;
+      has_last_op_[t] = false;  // (an earlier execution's must not leak into this one's steps)
     }
     step_.clear();
     running_ = kNone;
     spurious_.clear();
     blocks_.clear();
+    for (auto& n : allocations_) n = 0;
     yielded_ = 0;
     const unsigned first = search_.choose_thread(enabled_mask(), 0);
     begin_step(first);
@@ -197,7 +209,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // code's and never compared by it: freed at once (the choice Relacy calls 1).
     if (type == rl::sched_type_mem_realloc && !frees_own_block()) return 1;
     std::uintptr_t load_addr = 0;  // a load's choice: the location the running step's load reads
-    if (type == rl::sched_type_atomic_load && running_ != kNone && last_op_[running_].op == Op::load)
+    if (type == rl::sched_type_atomic_load && running_ != kNone && has_last_op_[running_] && last_op_[running_].op == Op::load)
       load_addr = last_op_[running_].addr;
     const unsigned value = search_.choose_value(count, static_cast<unsigned>(type), load_addr);
     if (value == dpor::Exploration::kDiverged) {
@@ -223,15 +235,15 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
     if (running_ == kNone) return;
     const unsigned t = running_;
+    if (a.op == Op::alloc) name_block(a, t + 1);
     dpor::Touch touch;
-    touch.addr = reinterpret_cast<std::uintptr_t>(a.addr);
+    touch.addr = canonical_address(reinterpret_cast<std::uintptr_t>(a.addr));
     touch.size = a.size;
     touch.op = a.op;
     touch.seq_cst = a.seq_cst || a.op == Op::fence_seq_cst;
-    touch.other = reinterpret_cast<std::uintptr_t>(a.other);
-    if (a.op == Op::alloc) blocks_.push_back(touch);
+    touch.other = a.other ? canonical_address(reinterpret_cast<std::uintptr_t>(a.other)) : 0;
     if (a.op == Op::free) {
-      if (a.size == 0) touch.size = block_size(touch.addr);
+      if (a.size == 0) touch.size = block_size(reinterpret_cast<std::uintptr_t>(a.addr));
       touch.other = 0;
       own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;  // the next hand-back is this block's
     }
@@ -242,6 +254,12 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (has_pending_[t]) step_.add(pending_[t]);  // it ran without a scheduling point of its own
     pending_[t] = touch;
     has_pending_[t] = true;
+  }
+  // A block the scenario's single-threaded code allocated (its constructor,
+  // before()): named, so that the threads' accesses to it are named the same way
+  // in every execution. Its other announcements order nothing (one thread runs).
+  void harness_announce(const Access& a) override {
+    if (a.op == Op::alloc) name_block(a, 0);
   }
   void completed(bool wrote) override {
     if (wrote || running_ == kNone) return;
@@ -279,8 +297,9 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (has_pending_[t]) {
       step_.add(pending_[t]);
       last_op_[t] = pending_[t];
+      has_last_op_[t] = true;
       has_pending_[t] = false;
-    } else if (started_[t]) {
+    } else if (started_[t] && has_last_op_[t]) {
       step_.add(last_op_[t]);  // it parked in this operation and goes on with it
     }
     started_[t] = true;
@@ -305,6 +324,26 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
       if (it->addr == addr) return it->size ? it->size : 1;
     return 1;
+  }
+
+  // Canonical names: bit 63 set, the allocator (0 the harness, t + 1 thread t) in
+  // bits 56-62, its allocation's number in bits 32-55, the offset in bits 0-31.
+  // The latest block covering an address names it (a freed block's address may be
+  // handed out again: the newer block's name; a stale access to a freed block that
+  // was not reused keeps the freed block's name, dependent on its free).
+  void name_block(const Access& a, unsigned allocator) {
+    const std::uint64_t number = allocations_[allocator]++;
+    NamedBlock b;
+    b.addr = reinterpret_cast<std::uintptr_t>(a.addr);
+    b.size = a.size ? a.size : 1;
+    b.name = (std::uint64_t(1) << 63) | (std::uint64_t(allocator) << 56) | ((number & 0xffffff) << 32);
+    blocks_.push_back(b);
+  }
+  std::uintptr_t canonical_address(std::uintptr_t addr) const {
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+      if (addr >= it->addr && addr - it->addr < it->size && addr - it->addr <= 0xffffffffu)
+        return static_cast<std::uintptr_t>(it->name + (addr - it->addr));
+    return addr;
   }
 
   // Whether the block Relacy's allocator is handed now is one the code freed
@@ -350,8 +389,14 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   dpor::Footprint step_;  // the running step's accesses
   unsigned running_ = kNone;
   dpor::Touch pending_[N] = {}, last_op_[N] = {};
-  bool has_pending_[N] = {}, started_[N] = {};
-  dpor::raw_vector<dpor::Touch> blocks_;       // allocations of this execution (sizes for frees)
+  bool has_pending_[N] = {}, started_[N] = {}, has_last_op_[N] = {};
+  struct NamedBlock {
+    std::uintptr_t addr = 0;
+    std::size_t size = 0;
+    std::uint64_t name = 0;  // canonical_address's name of its first byte
+  };
+  dpor::raw_vector<NamedBlock> blocks_;  // the code's allocations of this execution, oldest first
+  std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
   dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
   // Frees announced and not yet handed to the allocator (kEveryFreeOfTheStep: an
