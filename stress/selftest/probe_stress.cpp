@@ -64,83 +64,33 @@
 // stress/selftest/probe_uninstrumented_lib.cpp, built without sanitizers.
 extern "C" void lfcheck_probe_free_in_library(void* p);
 
+// The probes' fault catalogues. Those with seeded faults come from one list each
+// (LFCHECK_FAULTS); the others name only their mechanism, with the one entry
+// "<mechanism>.none" that says so (LFCHECK_PROBE_WITHOUT_FAULTS).
+#define PROBE_RELAXED_FAULTS(X) \
+  X(window_4, "a pop takes any of the 4 oldest values, one more than its relaxed spec allows", "", "stress")
+#define PROBE_RELAXED_LIFO_FAULTS(X) \
+  X(window_4, "a pop takes any of the 4 newest values, one more than its relaxed spec allows", "", "stress")
+LFCHECK_FAULTS(ProbeRelaxedFault, "probe_relaxed", PROBE_RELAXED_FAULTS);
+LFCHECK_FAULTS(ProbeRelaxedLifoFault, "probe_relaxed_lifo", PROBE_RELAXED_LIFO_FAULTS);
+
+#define LFCHECK_PROBE_WITHOUT_FAULTS(Enum, MECHANISM)                                                  \
+  enum class Enum { none };                                                                           \
+  template <>                                                                                         \
+  struct lfcheck::FaultTraits<Enum> {                                                                 \
+    static constexpr const char* mechanism = MECHANISM;                                               \
+    static constexpr ::lfcheck::FaultInfo<Enum> catalogue[] = {                                         \
+        {Enum::none, MECHANISM ".none", "(no faults: a runner self-test)", "", "stress"}};             \
+  }
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeIdleFault, "probe_idle");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeLeakFault, "probe_leak");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeSlowFault, "probe_slow");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeCrashFault, "probe_crash");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeLitmusFault, "probe_litmus");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeHangFault, "probe_hang");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeUninstrumentedFault, "probe_uninstrumented");
+
 namespace lfcheck {
-
-enum class ProbeIdleFault { none };
-enum class ProbeLeakFault { none };
-enum class ProbeSlowFault { none };
-enum class ProbeCrashFault { none };
-enum class ProbeLitmusFault { none };
-enum class ProbeHangFault { none };
-enum class ProbeRelaxedFault { none, window_4 };
-enum class ProbeRelaxedLifoFault { none, window_4 };
-enum class ProbeUninstrumentedFault { none };
-
-template <>
-struct FaultTraits<ProbeIdleFault> {
-  static constexpr const char* mechanism = "probe_idle";
-  static constexpr FaultInfo<ProbeIdleFault> catalogue[] = {
-      {ProbeIdleFault::none, "probe_idle.none", "(no faults: a runner self-test)", "", "stress"}};
-};
-template <>
-struct FaultTraits<ProbeLeakFault> {
-  static constexpr const char* mechanism = "probe_leak";
-  static constexpr FaultInfo<ProbeLeakFault> catalogue[] = {
-      {ProbeLeakFault::none, "probe_leak.none", "(no faults: a runner self-test)", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeSlowFault> {
-  static constexpr const char* mechanism = "probe_slow";
-  static constexpr FaultInfo<ProbeSlowFault> catalogue[] = {
-      {ProbeSlowFault::none, "probe_slow.none", "(no faults: a runner self-test)", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeCrashFault> {
-  static constexpr const char* mechanism = "probe_crash";
-  static constexpr FaultInfo<ProbeCrashFault> catalogue[] = {
-      {ProbeCrashFault::none, "probe_crash.none", "(no faults: a runner self-test)", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeLitmusFault> {
-  static constexpr const char* mechanism = "probe_litmus";
-  static constexpr FaultInfo<ProbeLitmusFault> catalogue[] = {
-      {ProbeLitmusFault::none, "probe_litmus.none", "(no faults: a runner self-test)", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeHangFault> {
-  static constexpr const char* mechanism = "probe_hang";
-  static constexpr FaultInfo<ProbeHangFault> catalogue[] = {
-      {ProbeHangFault::none, "probe_hang.none", "(no faults: a runner self-test)", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeRelaxedFault> {
-  static constexpr const char* mechanism = "probe_relaxed";
-  static constexpr FaultInfo<ProbeRelaxedFault> catalogue[] = {
-      {ProbeRelaxedFault::none, "probe_relaxed.none", "(a runner self-test: the correct queue)", "", "stress"},
-      {ProbeRelaxedFault::window_4, "probe_relaxed.window_4",
-       "a pop takes any of the 4 oldest values, one more than its relaxed spec allows", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeRelaxedLifoFault> {
-  static constexpr const char* mechanism = "probe_relaxed_lifo";
-  static constexpr FaultInfo<ProbeRelaxedLifoFault> catalogue[] = {
-      {ProbeRelaxedLifoFault::none, "probe_relaxed_lifo.none", "(a runner self-test: the correct stack)", "", "stress"},
-      {ProbeRelaxedLifoFault::window_4, "probe_relaxed_lifo.window_4",
-       "a pop takes any of the 4 newest values, one more than its relaxed spec allows", "", "stress"}};
-};
-
-template <>
-struct FaultTraits<ProbeUninstrumentedFault> {
-  static constexpr const char* mechanism = "probe_uninstrumented";
-  static constexpr FaultInfo<ProbeUninstrumentedFault> catalogue[] = {
-      {ProbeUninstrumentedFault::none, "probe_uninstrumented.none", "(no faults: a runner self-test)", "", "stress"}};
-};
 
 namespace probe_stress {
 

@@ -42,7 +42,9 @@
 // among their allocations, and the offset (canonical_address). Other addresses
 // (the scenario object, globals) do not move between executions.
 //
-// Cost per execution: the steps' footprints and a race analysis in O(steps²).
+// Cost per execution: the steps' footprints, a lookup of each address among the
+// execution's blocks, and a race analysis of the steps not shared with the
+// previous execution, O(new steps × steps) (exploration.hpp).
 #pragma once
 
 #include <cstdio>
@@ -326,23 +328,30 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     return 1;
   }
 
-  // Canonical names: bit 63 set, the allocator (0 the harness, t + 1 thread t) in
-  // bits 56-62, its allocation's number in bits 32-55, the offset in bits 0-31.
+  // Canonical names, bit by bit:
+  //   63     1 (no user-space address has it)
+  //   56-62  the allocator: 0 the harness, t + 1 thread t (N <= kMaxThreads = 16)
+  //   32-55  the allocation's number among that allocator's, from 0
+  //   0-31   the offset in the block
   // The latest block covering an address names it (a freed block's address may be
   // handed out again: the newer block's name; a stale access to a freed block that
-  // was not reused keeps the freed block's name, dependent on its free).
+  // was not reused keeps the freed block's name, dependent on its free). A block
+  // past what the fields hold (the 2^24th allocation of one allocator, a block of
+  // 4 GiB or more) keeps its raw addresses, as before names: consistent within an
+  // execution, not across executions.
   void name_block(const Access& a, unsigned allocator) {
     const std::uint64_t number = allocations_[allocator]++;
     NamedBlock b;
     b.addr = reinterpret_cast<std::uintptr_t>(a.addr);
     b.size = a.size ? a.size : 1;
-    b.name = (std::uint64_t(1) << 63) | (std::uint64_t(allocator) << 56) | ((number & 0xffffff) << 32);
+    const bool fits = number < (std::uint64_t(1) << 24) && b.size <= (std::uint64_t(1) << 32);
+    b.name = fits ? (std::uint64_t(1) << 63) | (std::uint64_t(allocator) << 56) | (number << 32) : 0;
     blocks_.push_back(b);
   }
   std::uintptr_t canonical_address(std::uintptr_t addr) const {
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
-      if (addr >= it->addr && addr - it->addr < it->size && addr - it->addr <= 0xffffffffu)
-        return static_cast<std::uintptr_t>(it->name + (addr - it->addr));
+      if (addr >= it->addr && addr - it->addr < it->size)
+        return it->name ? static_cast<std::uintptr_t>(it->name + (addr - it->addr)) : addr;
     return addr;
   }
 
@@ -393,7 +402,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   struct NamedBlock {
     std::uintptr_t addr = 0;
     std::size_t size = 0;
-    std::uint64_t name = 0;  // canonical_address's name of its first byte
+    std::uint64_t name = 0;  // canonical_address's name of its first byte (0: keeps raw addresses)
   };
   dpor::raw_vector<NamedBlock> blocks_;  // the code's allocations of this execution, oldest first
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
