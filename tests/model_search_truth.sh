@@ -11,7 +11,8 @@
 #   budget          --max-seconds ends a full search and a random run: verdict
 #                   error, "stopped at budget", not exhaustive, exit 2 — never pass
 #   progress        a search with no known total prints "total unknown" or an
-#                   "estimate:", never an ETA
+#                   "estimate:", never an ETA; a dpor search prints no estimate, but
+#                   a lower bound of what is left, in its line and its stopped record
 #   jobs progress   with --jobs 2 a long run still shows its progress line (issue 27)
 #   interrupt       SIGINT ends the command: the runs that finished keep their
 #                   verdicts, the others (running or not started, --jobs 2 and 1) are
@@ -73,6 +74,26 @@ elif echo "$line" | grep -q "ETA" || ! echo "$line" | grep -Eq "total unknown|es
   fail "progress: '$line' (want 'total unknown' or 'estimate:', no ETA)"
 else
   ok "progress: '$line'"
+fi
+
+# --- dpor's progress and record: a lower bound, never an explored fraction -------------
+# DPOR's tree grows as it finds races: a fraction read off its path said "19% explored,
+# ~2s left" of searches that did not end in ten minutes. Its line and a stopped record
+# say what is known: classes, redundant runs, at least how many executions are left.
+# (LFCHECK_STDERR_TTY: the terminal's 0.25 s lines, on this pipe.)
+LFCHECK_STDERR_TTY=1 timeout 60 "$probes" probe --scenario endless --scheduler dpor --max-seconds 2 \
+  --json "$dir/dpor-progress.json" >"$dir/dpor-progress.out" 2>"$dir/dpor-progress.err"
+line=$(tr '\r' '\n' <"$dir/dpor-progress.err" | grep -m1 '\[probe/endless dpor\] [0-9]* executions')
+pending=$(field "$dir/dpor-progress.json" 0 pending_at_least)
+estimate=$(field "$dir/dpor-progress.json" 0 explored_estimate)
+if [ -z "$line" ]; then
+  fail "dpor progress: no progress line in 2 s"; tail -3 "$dir/dpor-progress.err"
+elif echo "$line" | grep -Eq "ETA|estimate" || ! echo "$line" | grep -Eq "classes, [0-9]+ redundant; at least [1-9][0-9]* more, open from choice [0-9]+ of [0-9]+\).*total unknown"; then
+  fail "dpor progress: '$line' (want classes, redundant, 'at least N more, open from choice D of L', 'total unknown'; no estimate)"
+elif [ -n "$estimate" ] || ! [ "${pending:-0}" -ge 1 ] 2>/dev/null || ! grep -q "not exhaustive; at least $pending more to run" "$dir/dpor-progress.out"; then
+  fail "dpor stopped at budget: explored_estimate '$estimate', pending_at_least '$pending' (want none, >= 1, and said in the summary)"
+else
+  ok "dpor progress: '$(echo "$line" | sed 's/^.*\] //')'; stopped record: pending_at_least $pending, no explored_estimate"
 fi
 
 # --- --jobs 2: a long run's progress line; SIGINT keeps what finished -------------------

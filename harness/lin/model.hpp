@@ -171,8 +171,12 @@ LinOutcome run_bound_scenario(const model::ScenarioHooks& hooks, const Scenario<
     out.verified = out.exhaustive;
     out.exhaustive = false;
     if (std::getenv("LFCHECK_DPOR_STATS"))  // each scenario's search (a developer's view)
-      std::fprintf(stderr, "lin dpor: %llu executions, %s\n", static_cast<unsigned long long>(out.executions),
-                   out.verified ? "verified" : out.failed ? "failed" : "not ended");
+    {
+      std::string shape;  // calls per thread, e.g. "3+2+4"
+      for (const auto& t : sc.threads) shape += (shape.empty() ? "" : "+") + std::to_string(t.size());
+      std::fprintf(stderr, "lin dpor: %llu executions, %s; threads %s\n", static_cast<unsigned long long>(out.executions),
+                   out.verified ? "verified" : out.failed ? "failed" : "not ended", shape.c_str());
+    }
     if (out.failed || out.verified || out.interrupted || o.bound == 0) return out;
     dpor_executions = out.executions;
   }

@@ -277,11 +277,15 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     static void on(void* self, std::uint64_t started) {
       auto* w = static_cast<Watch*>(self);
       if (w->total) return w->line->update(started - 1, w->total);
-      char note[96] = "";
+      char note[128] = "";
       if (w->dpor) {  // executions = classes explored + redundant ones (sleep-set blocked, reordered loads)
-        const std::uint64_t redundant = current_redundant();
-        std::snprintf(note, sizeof note, " (%llu classes, %llu redundant)",
-                      static_cast<unsigned long long>(started - 1 - redundant), static_cast<unsigned long long>(redundant));
+        const DporProgress p = current_dpor_progress();
+        std::snprintf(note, sizeof note, " (%llu classes, %llu redundant; at least %llu more, open from choice %zu of %zu)",
+                      static_cast<unsigned long long>(started - 1 - p.redundant),
+                      static_cast<unsigned long long>(p.redundant), static_cast<unsigned long long>(p.pending),
+                      p.open_depth, p.path_length);
+        // No explored fraction: DPOR's tree grows as it goes (dpor/exploration.hpp, pending_alternatives).
+        return w->line->update_search(started - 1, 0, note);
       }
       w->line->update_search(started - 1, current_search_fraction(), note);
     }
@@ -356,15 +360,22 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     r.details = "stopped by " + why + " after " + std::to_string(outcome.executions) +
                 " executions that passed; the run's work was not done";
     r.str("failure", r.failure).str("stopped", "budget");
-    if (scheduler == "bound" || scheduler == "full" || scheduler == "dpor") {
+    if (scheduler == "bound" || scheduler == "full") {
       // How far the search got: an estimate (harness/model/tree_estimate.hpp), labelled as one.
       char fraction[32];
       std::snprintf(fraction, sizeof fraction, "%.3g", outcome.search_fraction);
       r.fields.emplace_back("explored_estimate", fraction);
+    } else if (scheduler == "dpor") {
+      // DPOR has no honest explored fraction (its tree grows as races are found):
+      // what it knew it still had to run, a lower bound.
+      r.num("pending_at_least", outcome.pending);
     }
+    char more[64] = "";
+    if (scheduler == "dpor")
+      std::snprintf(more, sizeof more, "; at least %llu more to run", static_cast<unsigned long long>(outcome.pending));
     std::printf("%s/%s (%s scheduler): stopped at budget (%s, %g s) after %llu executions, "
-                "not exhaustive\n", e.structure.c_str(), e.scenario.c_str(), scheduler.c_str(), why.c_str(), budget,
-                static_cast<unsigned long long>(outcome.executions));
+                "not exhaustive%s\n", e.structure.c_str(), e.scenario.c_str(), scheduler.c_str(), why.c_str(), budget,
+                static_cast<unsigned long long>(outcome.executions), more);
   }
   if (!o.fault.empty()) r.str("fault", o.fault);
   if (!o.replay.empty()) r.str("replay_of", o.replay);

@@ -155,6 +155,7 @@ ModelOutcome run_model(const ModelRequest& request, SchedulerKind scheduler) {
     o.redundant = model::dpor_stats().redundant;
     o.pruned_older_loads = model::dpor_stats().pruned_loads;
     o.pruned_free_deferrals = model::dpor_stats().pruned_frees;
+    o.pending = model::dpor_stats().pending;
     diverged = model::dpor_stats().diverged;
   }
   if (scheduler == SchedulerKind::pct) {
@@ -228,7 +229,10 @@ bool is_known_scheduler(const std::string& name) {
   return name == "random" || name == "pct" || name == "bound" || name == "full" || name == "dpor";
 }
 
-std::uint64_t current_redundant() { return model::dpor_stats().redundant; }
+DporProgress current_dpor_progress() {
+  const auto& st = model::dpor_stats();
+  return {st.redundant, st.pending, st.open_depth, st.path_length};
+}
 
 double current_search_fraction() { return tree_search_fraction(); }
 

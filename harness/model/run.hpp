@@ -136,6 +136,8 @@ struct ModelOutcome {
   // executions known to repeat an explored class (sleep-set blocked, or the run of
   // a pruned older load), and the data alternatives pruned (dpor/exploration.hpp).
   std::uint64_t sleep_blocked = 0, races = 0, redundant = 0, pruned_older_loads = 0, pruned_free_deferrals = 0;
+  // dpor, stopped by a budget: executions it would still have run, at least.
+  std::uint64_t pending = 0;
 };
 
 constexpr std::size_t kMaxOutcomes = 4096;
@@ -152,9 +154,15 @@ inline std::string failure_words(const ModelOutcome& o) {
 // The schedulers by lfcheck's names.
 bool is_known_scheduler(const std::string& name);  // random, pct, bound, full, dpor
 
-// dpor: the current search's redundant executions (sleep-set blocked, or a
-// pruned older load's run: the progress line).
-std::uint64_t current_redundant();
+// dpor, after the current search's latest execution (the progress line): its
+// redundant executions (sleep-set blocked, or a pruned older load's run), the
+// executions it will still run at least, the depth of its shallowest open choice
+// and the length of the path that execution took.
+struct DporProgress {
+  std::uint64_t redundant = 0, pending = 0;
+  std::size_t open_depth = 0, path_length = 0;
+};
+DporProgress current_dpor_progress();
 
 // Runs the scenario `hooks` describes, with `threads` threads (1 .. kMaxModelThreads),
 // under the named scheduler. Compiled once, in the runner library.

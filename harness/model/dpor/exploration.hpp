@@ -118,6 +118,12 @@ struct SearchStats {
   // Executions known to repeat a class explored elsewhere: sleep-set blocked, or
   // the one run of a pruned older load (each counted once). classes = executions - redundant.
   std::uint64_t redundant = 0;
+  // After the latest execution: executions the search will still run, at least
+  // (the alternatives known on the current path; 0 once it has ended).
+  std::uint64_t pending = 0;
+  // ... the depth of the shallowest choice with an alternative still to take, and
+  // the length of the path it is on (the search is open from there down).
+  std::size_t open_depth = 0, path_length = 0;
 };
 
 class Exploration {
@@ -260,30 +266,45 @@ class Exploration {
     analyse_races();
     const bool reordered = check_older_loads();
     if (blocked_at_ != SIZE_MAX || reordered) ++stats_.redundant;
-    return !advance();
+    const std::size_t length = path_.size();
+    const bool more = advance();
+    std::size_t shallowest = 0;
+    stats_.pending = more ? pending_alternatives(shallowest) + 1 : 0;  // + 1: the alternative advance() just took
+    stats_.open_depth = more ? std::min(shallowest, changed_node_) : 0;
+    stats_.path_length = length;
+    return !more;
   }
 
   bool diverged_flag() const { return diverged_; }
   const SearchStats& stats() const { return stats_; }
 
-  // Explored fraction of the tree as mixed radix over the path, as the tree
-  // searches' estimate (tree_estimate.hpp) — for thread nodes the radix is the
-  // threads explored or still to explore there, which grows as races are found:
-  // an estimate, never a bound.
-  double explored_fraction() const {
-    double fraction = 0, weight = 1;
-    for (auto& n : path_) {
-      unsigned index = n.index, count = n.count;
+  // Alternatives already known on the current path that the search will take:
+  // each starts at least one more execution, so this is a lower bound on the
+  // executions still to run — the only figure about the rest of the search that
+  // holds. (A mixed-radix "explored fraction" over the path, as the tree searches
+  // print, is no estimate here: a thread node's radix grows as later executions
+  // find races, so it said "19 % explored, ~2 s left" of searches that did not end
+  // in ten minutes.) Not counted: a free's deferral no allocation has followed
+  // yet (advance() may prune it); frozen nodes.
+  // `shallowest`: the depth of the first node with one (how much of the tree is
+  // still open: the search backtracks there last).
+  std::uint64_t pending_alternatives(std::size_t& shallowest) const {
+    std::uint64_t pending = 0;
+    shallowest = path_.size();
+    for (std::size_t i = 0; i < path_.size(); ++i) {
+      const Node& n = path_[i];
+      if (n.frozen) continue;
+      unsigned here = 0;
       if (n.thread_choice) {
         const ThreadMask todo = n.backtrack & n.enabled & ~n.done & ~n.sleep & ~bit(n.chosen);
-        index = static_cast<unsigned>(__builtin_popcount(n.done & ~bit(n.chosen)));
-        count = index + 1 + static_cast<unsigned>(__builtin_popcount(todo));
+        here = static_cast<unsigned>(__builtin_popcount(todo));
+      } else if (n.type != kFreeDeferChoice || n.allocated_after) {
+        here = n.count - n.index - 1;
       }
-      if (n.frozen || count <= 1) continue;
-      fraction += weight * index / count;
-      weight /= count;
+      if (here && shallowest == path_.size()) shallowest = i;
+      pending += here;
     }
-    return fraction + weight;
+    return pending;
   }
 
   // The choices of the current execution so far (replay files).

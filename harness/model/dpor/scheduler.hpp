@@ -55,7 +55,6 @@
 #include "harness/model/dpor/awaits.hpp"
 #include "harness/model/dpor/exploration.hpp"
 #include "harness/model/simulation.hpp"
-#include "harness/model/tree_estimate.hpp"
 #include "sync/relacy_access.hpp"
 #include "sync/relacy_sync.hpp"
 
@@ -380,7 +379,6 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   void publish() {
     dpor_stats() = search_.stats();
     if (search_.diverged_flag()) dpor_stats().diverged = true;  // a step the path did not start (end_step)
-    tree_search_fraction() = search_.explored_fraction();
   }
 
   // The scenario did not repeat the choices of the path it replays (it depends on
