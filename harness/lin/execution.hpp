@@ -67,18 +67,26 @@ struct ExecutionBook {
   }
 };
 
-// Runs one call; on real threads stamps it (invoke before, response after a
-// seq_cst fence: everything the call did is globally visible by its response
-// stamp — a store-buffer drain, paired with no load in particular).
+// Runs call() between two stamps of the monotonic clock: its invoke before, its
+// response after a seq_cst fence, so that everything the call did is globally
+// visible by its response stamp (a store-buffer drain, paired with no load in
+// particular). Every real-thread history is stamped this way (scenarios here, long
+// histories in stress.hpp).
+template <class Call>
+auto stamped(Call&& call, std::uint64_t& invoke, std::uint64_t& response) {
+  invoke = monotonic_ns();
+  auto result = call();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  response = monotonic_ns();
+  return result;
+}
+
+// Runs one call; on real threads stamps it.
 template <class S, class Subject>
 typename S::Result timed_call(Subject& subject, const typename S::Call& call, std::uint32_t thread, bool real_time,
                               Stamps::Span& span) {
   if (!real_time) return subject.run(call, thread);
-  span.invoke = monotonic_ns();
-  typename S::Result r = subject.run(call, thread);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  span.response = monotonic_ns();
-  return r;
+  return stamped([&] { return subject.run(call, thread); }, span.invoke, span.response);
 }
 
 // before(): a fresh record, then the sequential prefix.

@@ -236,11 +236,6 @@ struct LinHistoryWorkload {
     std::vector<std::vector<Operation<S>>> done(n);
     std::uint64_t history = 0, checked = 0;
     int worst_out_of_order = -1;  // a relaxed spec's, over every history checked
-    const auto start = std::chrono::steady_clock::now();
-    auto now_ns = [start] {
-      return static_cast<std::uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
-    };
     // The calls of history h, thread t: a pure function of (seed, h, t).
     auto prepare = [&] {
       for (unsigned t = 0; t < n; ++t) {
@@ -260,12 +255,7 @@ struct LinHistoryWorkload {
       rec.call = calls[t][done[t].size()];
       rec.thread = t;
       if constexpr (paced_history<S>) pacing.before(t, rec.call);
-      rec.invoke = now_ns();
-      rec.result = subject->run(rec.call, t);
-      // seq_cst: everything the call did is globally visible before its response
-      // stamp (pairs with no load in particular: it is a store-buffer drain).
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      rec.response = now_ns();
+      rec.result = stamped([&] { return subject->run(rec.call, t); }, rec.invoke, rec.response);
       if constexpr (paced_history<S>) pacing.after(t, rec.call, rec.result, run.last_of_round(t));
       done[t].push_back(rec);
       run.describe(t, "call", static_cast<std::uint64_t>(done[t].size()), 0);

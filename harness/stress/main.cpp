@@ -548,8 +548,8 @@ std::mutex hang_context_mutex;  // guards hang_context
 // "thread_positions" (JSON array). The times are milliseconds since the run
 // started; `now_ms` is the time of the report.
 std::string report_positions(const StressRun& run) {
-  const auto where = run.innermost_run().positions();
-  const double now_ms = run.innermost_run().report_now_us() / 1000;
+  const auto where = run.innermost().positions();
+  const double now_ms = run.innermost().report_now_us() / 1000;
   std::vector<long> tids;
   for (const auto& p : where) tids.push_back(p.tid);
   const auto stacks = thread_stacks::capture(tids);

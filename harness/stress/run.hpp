@@ -357,7 +357,7 @@ class StressRun {
     return out;
   }
   // The run whose threads are the ones running now (a nested run, see innermost()).
-  const StressRun& innermost_run() const {
+  const StressRun& innermost() const {
     const StressRun* run = this;
     // acquire: pairs with beat_for's release (and the destructor's)
     while (const StressRun* child = run->child_.load(std::memory_order_acquire)) run = child;
@@ -371,12 +371,7 @@ class StressRun {
   // A failure of the code under test (a Sync::check) belongs to the innermost run in
   // progress: a nested run (lin.scenarios runs each scenario as its own litmus run)
   // takes it, so that scenario fails with it and is reported with it.
-  StressRun& innermost() {
-    StressRun* run = this;
-    // acquire: pairs with beat_for's release (and the destructor's)
-    while (StressRun* child = run->child_.load(std::memory_order_acquire)) run = child;
-    return *run;
-  }
+  StressRun& innermost() { return const_cast<StressRun&>(std::as_const(*this).innermost()); }
 
   // Whether the operation `thread` is performing is its last of this round (call
   // from inside op): a workload that holds something across operations gives it
