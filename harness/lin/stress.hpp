@@ -70,6 +70,8 @@ struct LinLitmus {
   void before() { run_prefix(subject, *shared); }
   void thread(unsigned t) { run_thread(subject, *shared, t); }
   void after() {
+    // The check ends by its budget's seconds: no heartbeat is due until then.
+    const StressRun::BoundedWork checking(*shared->run, shared->check_budget.max_seconds);
     const Judgement j = finish_execution(subject, *shared);
     if (j.words) reject(j.invariant ? std::string("check_invariants: ") + j.words : std::string(j.words));
   }
@@ -265,7 +267,9 @@ struct LinHistoryWorkload {
       History<S> h;
       h.order = Order::real_time;
       for (auto& d : done) h.ops.insert(h.ops.end(), d.begin(), d.end());
-      const Report report = check(h, Budget{20'000'000, 60});
+      const Budget budget{20'000'000, 60};
+      const StressRun::BoundedWork checking(run, budget.max_seconds);  // the check beats no heartbeat
+      const Report report = check(h, budget);
       checked += h.ops.size();
       if constexpr (HasOutOfOrder<S>) {
         const OutOfOrder o = worst_out_of_order(h, report);

@@ -651,7 +651,7 @@ class HangWatchdog {
         cv_.wait_for(lock, std::chrono::milliseconds(200));
         const std::uint64_t now_beats = run.heartbeats();
         const auto now = std::chrono::steady_clock::now();
-        if (now_beats != last) {
+        if (now_beats != last || run.in_bounded_work()) {  // progress, or bounded work in its window
           last = now_beats;
           since = now;
         } else if (std::chrono::duration<double>(now - since).count() > o.hang_seconds) {

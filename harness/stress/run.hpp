@@ -291,6 +291,37 @@ class StressRun {
     parent->child_.store(this, std::memory_order_release);
   }
   std::uint64_t heartbeats() const { return heartbeat_.load(std::memory_order_relaxed); }
+
+  // Work that beats no heartbeat but ends by a bound of its own: a linearizability
+  // check, which its budget's seconds stop. For up to `seconds` from now, the hang
+  // watchdog does not count the silence as no progress (a check of a long history
+  // under a 5 s window was reported as a HANG while it was still deciding); after
+  // that it counts again, so work that overruns its bound is still a HANG. Set on
+  // this run and the runs it beats for (the outer run's watchdog reads its own).
+  class BoundedWork {
+   public:
+    BoundedWork(StressRun& run, double seconds) : run_(run) {
+      const auto until = std::chrono::steady_clock::now() +
+                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(seconds));
+      run_.set_quiet_until(until.time_since_epoch().count());
+    }
+    ~BoundedWork() {
+      run_.set_quiet_until(0);
+      run_.heartbeat();
+    }
+    BoundedWork(const BoundedWork&) = delete;
+    BoundedWork& operator=(const BoundedWork&) = delete;
+
+   private:
+    StressRun& run_;
+  };
+  // Whether bounded work is in its window now (the hang watchdog).
+  bool in_bounded_work() const {
+    // Relaxed: a deadline read only to time the watchdog (pairs with no store in particular).
+    const std::int64_t until = quiet_until_.load(std::memory_order_relaxed);
+    return until != 0 && std::chrono::steady_clock::now().time_since_epoch().count() < until;
+  }
   // Workloads that count other units (litmus executions) report them here.
   void set_ops_done(std::uint64_t n, const char* unit) {
     ops_done_ = n;
@@ -492,6 +523,11 @@ class StressRun {
     // 0 until the thread starts. Relaxed: read only by a hang report, torn-free.
     std::atomic<long> tid{0};
   };
+  void set_quiet_until(std::int64_t ticks) {
+    // Relaxed: read only to time the watchdog (in_bounded_work).
+    for (StressRun* r = this; r; r = r->parent_) r->quiet_until_.store(ticks, std::memory_order_relaxed);
+  }
+
   std::vector<Ring> rings_;
   // rings_'s storage and size, for readers on other threads (dump_rings, work_so_far)
   std::atomic<const Ring*> ring_base_{nullptr};
@@ -501,6 +537,7 @@ class StressRun {
   std::mutex mutex_;
   std::string failure_;
   std::atomic<std::uint64_t> heartbeat_{0};
+  std::atomic<std::int64_t> quiet_until_{0};  // BoundedWork's window: steady_clock ticks, 0 none
   StressRun* parent_ = nullptr;  // beat_for
   std::atomic<StressRun*> child_{nullptr};  // the nested run in progress (beat_for)
   std::atomic<std::uint64_t> units_{0};     // count_work

@@ -36,6 +36,8 @@
 //               (fail); its seeded fault probe_relaxed.window_4 takes any of the 4
 //               oldest, beyond the bound (fail). Its empty() is exempt. probe_relaxed_lifo:
 //               the same for a stack that pops any of the 3 newest (issue 30);
+//   probe_slow_check  a quiescent check that beats no heartbeat: within its
+//               bound (StressRun::BoundedWork) it is no HANG; past it, it is one;
 //   probe_uninstrumented  thread 1 frees, through a shared object built without
 //               any sanitizer, a block thread 0 wrote without synchronizing: under
 //               TSan the report's stack passes through that object, and the verdict
@@ -89,6 +91,7 @@ LFCHECK_PROBE_WITHOUT_FAULTS(ProbeCrashFault, "probe_crash");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeLitmusFault, "probe_litmus");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeHangFault, "probe_hang");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeUninstrumentedFault, "probe_uninstrumented");
+LFCHECK_PROBE_WITHOUT_FAULTS(ProbeSlowCheckFault, "probe_slow_check");
 
 namespace lfcheck {
 
@@ -164,6 +167,43 @@ struct Hang {
           for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the runner's watchdog ends the process
         },
         [] {}, /*round_ops=*/8);
+  }
+};
+
+// A quiescent check that beats no heartbeat but ends within its bound (2 s of a
+// 4 s window, as a long history's linearizability check): not a HANG under a
+// 1 s --hang-seconds. Its twin overruns its bound (1 s window, never ends): a HANG.
+template <ProbeSlowCheckFault F>
+struct SlowCheck {
+  static constexpr const char* name = "slow_bounded_check";
+  static constexpr const char* description =
+      "one quiescent check takes 2 s within a 4 s bound, beating no heartbeat (runner self-test)";
+  static void run(StressRun& run) {
+    bool checked = false;  // only the quiescent thread touches it
+    run.run_rounds(
+        [](unsigned, auto&) {},
+        [&] {
+          if (checked) return;
+          checked = true;
+          const StressRun::BoundedWork checking(run, 4);
+          std::this_thread::sleep_for(std::chrono::seconds(2));
+        },
+        /*round_ops=*/8);
+  }
+};
+template <ProbeSlowCheckFault F>
+struct OverrunCheck {
+  static constexpr const char* name = "overrun_bounded_check";
+  static constexpr const char* description =
+      "one quiescent check outlives its 1 s bound and never ends (runner self-test)";
+  static void run(StressRun& run) {
+    run.run_rounds(
+        [](unsigned, auto&) {},
+        [&] {
+          const StressRun::BoundedWork checking(run, 1);
+          for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the runner's watchdog ends the process
+        },
+        /*round_ops=*/8);
   }
 };
 
@@ -429,6 +469,8 @@ LFCHECK_STRESS(ProbeSlowFault, Slow);
 LFCHECK_STRESS(ProbeLeakFault, Leak);
 LFCHECK_STRESS(ProbeHangFault, Hang);
 LFCHECK_STRESS(ProbeUninstrumentedFault, FreeInLibrary);
+LFCHECK_STRESS(ProbeSlowCheckFault, SlowCheck);
+LFCHECK_STRESS(ProbeSlowCheckFault, OverrunCheck);
 
 }  // namespace probe_stress
 }  // namespace lfcheck
