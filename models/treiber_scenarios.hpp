@@ -48,9 +48,12 @@ struct ScenarioCommon : ScenarioBase {
     Sync::check(stack.push(v), "push failed although the pool had room");
     tally.pushed[v] = true;
   }
-  void pop_and_count() {
+  // Pops one value and counts it; false if the stack was empty.
+  bool pop_and_count() {
     int v = 0;
-    if (stack.pop(v)) tally.out(v);
+    const bool got = stack.pop(v);
+    if (got) tally.out(v);
+    return got;
   }
   // Drains what is left, then checks accounting and the quiescent invariants.
   void finish() {
@@ -73,13 +76,8 @@ struct PushVsPop : ScenarioCommon<Sync, F> {
   PushVsPop() : ScenarioCommon<Sync, F>(1) {}
   bool popped = false;  // the popper got the value (else the stack was empty to it)
   void thread(unsigned i) {
-    if (i == 0) {
-      this->push(1);
-    } else {
-      int v = 0;
-      popped = this->stack.pop(v);
-      if (popped) this->tally.out(v);
-    }
+    if (i == 0) this->push(1);
+    else popped = this->pop_and_count();
   }
   void after() { this->finish(); }
   // Both outcomes are reachable (tests/dpor_truth.sh compares the searches' sets).

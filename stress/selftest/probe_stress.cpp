@@ -179,7 +179,7 @@ struct SlowCheck {
   static constexpr const char* description =
       "one quiescent check takes 2 s within a 4 s bound, beating no heartbeat (runner self-test)";
   static void run(StressRun& run) {
-    bool checked = false;  // only the quiescent thread touches it
+    bool checked = false;  // touched only at quiescence, which the round barrier's mutex orders
     run.run_rounds(
         [](unsigned, auto&) {},
         [&] {
