@@ -48,6 +48,17 @@
 //                   the allocation gets the freed block depends on the order and on
 //                   Relacy's deferred reuse, and DPOR may skip a deferral only when
 //                   nothing is allocated after it (model.dpor_truth: both outcomes).
+//   lock_order      three threads each publish a relaxed flag, then take one mutex and
+//                   note their turn and whether the next thread's flag is visible: every
+//                   order of the critical sections must be explored, and a flag stored
+//                   before a critical section that came first must be seen (the
+//                   unlock-to-lock order is happens-before) — DPOR, which does not run a
+//                   thread into a held mutex and reverses critical sections at their
+//                   lock, must reach the full search's outcomes (model.dpor_truth);
+//   lock_handoff    a waiter on a condition variable and two notifiers under one mutex,
+//                   one notifier taking a second mutex inside the first: the wait's
+//                   release and re-lock of the mutex against the others' critical
+//                   sections (model.dpor_truth: the full search's outcomes).
 #include <sys/mman.h>
 
 #include <atomic>
@@ -337,6 +348,89 @@ struct ReuseAfterFree : ScenarioBase {
   std::uint64_t outcome() const { return reused ? 1 : 0; }
 };
 
+template <class Sync, ProbeFault F>
+struct LockOrder : ScenarioBase {
+  static constexpr const char* name = "lock_order";
+  static constexpr const char* description =
+      "3 threads: relaxed flag, then lock; note turn and next thread's flag; unlock (dpor self-test)";
+  static constexpr unsigned threads = 3;
+  typename Sync::template atomic<int> flag[3];
+  typename Sync::mutex m;
+  typename Sync::template cell<int> turn{0};
+  int order = 0;                // the threads' numbers in critical-section order, base 4
+  bool saw_next[3] = {};        // written inside the section, read after the join
+  LockOrder() {
+    for (auto& f : flag) f.store(0, std::memory_order_relaxed);  // relaxed: before the threads
+  }
+  void thread(unsigned i) {
+    // Relaxed: the flag is ordered before a later section only by the mutex.
+    flag[i].store(1, std::memory_order_relaxed);
+    m.lock();
+    turn.store(turn.load() + 1);
+    order = order * 4 + static_cast<int>(i) + 1;
+    saw_next[i] = flag[(i + 1) % 3].load(std::memory_order_relaxed) == 1;
+    m.unlock();
+  }
+  void after() {
+    Sync::check(turn.load() == 3, "a critical section was lost");
+    // A thread whose section came before i's stored its flag before its lock: i sees it.
+    const int first = order / 16, second = (order / 4) % 4, third = order % 4;
+    const int pos[4] = {0, first == 1 ? 0 : second == 1 ? 1 : 2, first == 2 ? 0 : second == 2 ? 1 : 2,
+                        first == 3 ? 0 : second == 3 ? 1 : 2};
+    (void)third;
+    for (unsigned i = 0; i < 3; ++i)
+      if (pos[(i + 1) % 3 + 1] < pos[i + 1]) Sync::check(saw_next[i], "a flag stored before an earlier section was not seen");
+  }
+  std::uint64_t outcome() const {
+    return static_cast<std::uint64_t>(order) * 8 + (saw_next[0] ? 1 : 0) + (saw_next[1] ? 2 : 0) + (saw_next[2] ? 4 : 0);
+  }
+};
+
+template <class Sync, ProbeFault F>
+struct LockHandoff : ScenarioBase {
+  static constexpr const char* name = "lock_handoff";
+  static constexpr const char* description =
+      "a condvar waiter and two notifiers under one mutex, one nesting a second mutex (dpor self-test)";
+  static constexpr unsigned threads = 3;
+  typename Sync::mutex m, inner;
+  typename Sync::condvar cv;
+  typename Sync::template atomic<int> side{0};
+  int ready = 0;       // guarded by m
+  int woke_at = -1;    // ready as the waiter saw it on waking (guarded by m)
+  int waits = 0;       // the waiter's waits (guarded by m)
+  int inner_order = 0; // who took `inner` first: 1 the waiter, 2 notifier 1 (guarded by inner)
+  void thread(unsigned i) {
+    if (i == 0) {
+      inner.lock();
+      if (inner_order == 0) inner_order = 1;
+      inner.unlock();
+      m.lock();
+      while (ready < 2) {
+        ++waits;
+        cv.wait(m);
+      }
+      woke_at = ready;
+      m.unlock();
+    } else if (i == 1) {
+      m.lock();
+      inner.lock();
+      if (inner_order == 0) inner_order = 2;
+      inner.unlock();
+      ++ready;
+      cv.notify_all();
+      m.unlock();
+    } else {
+      side.store(1, std::memory_order_relaxed);  // relaxed: a step outside the sections
+      m.lock();
+      ++ready;
+      cv.notify_all();
+      m.unlock();
+    }
+  }
+  void after() { Sync::check(woke_at == 2, "the waiter left before both notifiers"); }
+  std::uint64_t outcome() const { return static_cast<std::uint64_t>(waits * 4 + inner_order); }
+};
+
 LFCHECK_MODEL(ProbeFault, Counted);
 LFCHECK_MODEL(ProbeFault, Labels);
 LFCHECK_MODEL(ProbeFault, CrashDivide);
@@ -351,6 +445,8 @@ LFCHECK_MODEL(ProbeFault, SyncAtomic);
 LFCHECK_MODEL(ProbeFault, LeakAligned);
 LFCHECK_MODEL(ProbeFault, OlderLoadThenRace);
 LFCHECK_MODEL(ProbeFault, ReuseAfterFree);
+LFCHECK_MODEL(ProbeFault, LockOrder);
+LFCHECK_MODEL(ProbeFault, LockHandoff);
 
 }  // namespace probe_models
 }  // namespace lfcheck

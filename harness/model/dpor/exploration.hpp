@@ -18,6 +18,15 @@
 // executions are run to their end (Relacy cannot stop one halfway without ending
 // the run) but nothing after the blocking point is explored further.
 //
+// Locks: the scheduler never runs a thread into a mutex another thread holds
+// (scheduler.hpp), so a lock is a step only where it takes the mutex. A release
+// and the next lock of the mutex are then no race (the lock could not go first:
+// only_handoff), and the order of two critical sections is the race of their
+// locks, reversed at the first lock unless something besides the first section
+// orders the second after it (lock_race). The probes lock_order and lock_handoff
+// hold this to Relacy's full search (tests/dpor_truth.sh): without lock_race each
+// loses outcomes.
+//
 // Choices that are not a thread (which store a load reads, a spurious CAS
 // failure, whether a free is deferred, a user's random number; a timed wait
 // timing out is a thread choice) are data nodes: every value is explored, as
@@ -95,6 +104,7 @@ struct Event {
   std::size_t end_depth = 0;  // the nodes taken when it ended: it is the same step in every
                               // execution whose path agrees on those nodes
   std::uint32_t seq = 0;  // 1-based position among its thread's steps
+  std::uintptr_t acquires = 0;  // the mutex the step took (0: none): see lock_race
   Footprint footprint;
   std::uint32_t clock[kMaxThreads] = {};  // happens-before: clock[u] = steps of u before or equal
 };
@@ -222,8 +232,9 @@ class Exploration {
     return path_.back().index;
   }
 
-  // The step of `thread` chosen at the latest thread node ended with `footprint`.
-  void end_step(unsigned thread, Footprint footprint) {
+  // The step of `thread` chosen at the latest thread node ended with `footprint`;
+  // `acquires`: the mutex it took (0: none).
+  void end_step(unsigned thread, Footprint footprint, std::uintptr_t acquires = 0) {
     if (last_thread_node_ == SIZE_MAX) return;
     Node& n = path_[last_thread_node_];
     if (n.chosen != thread) {  // not the step that node started: the run is not the one the path says
@@ -247,6 +258,7 @@ class Exploration {
     e.node = last_thread_node_;
     e.end_depth = depth_;
     e.seq = ++seq_[thread];
+    e.acquires = acquires;
     e.footprint = std::move(footprint);
     events_.push_back(std::move(e));
     ++next_event_;
@@ -392,18 +404,79 @@ class Exploration {
       Event& ej = events_[j];
       std::uint32_t c[kMaxThreads];
       std::copy(last_clock[ej.thread], last_clock[ej.thread] + kMaxThreads, c);
+      if (ej.acquires) lock_race(j, c);
       for (std::size_t i = j; i-- > 0;) {
         const Event& ei = events_[i];
         if (ei.thread == ej.thread || c[ei.thread] >= ei.seq) continue;  // ordered already
         if (!dependent(ei.footprint, ej.footprint)) continue;
-        ++stats_.races;
-        reverse(i, j, c);
+        if (!(ej.acquires && only_handoff(ei.footprint, ej.footprint, ej.acquires))) {
+          ++stats_.races;
+          reverse(i, j, c);
+        }
         for (unsigned u = 0; u < kMaxThreads; ++u) c[u] = std::max(c[u], ei.clock[u]);
       }
       c[ej.thread] = ej.seq;
       std::copy(c, c + kMaxThreads, ej.clock);
       std::copy(c, c + kMaxThreads, last_clock[ej.thread]);
     }
+  }
+
+  // Two critical sections of one mutex: e_j takes it after another thread's section
+  // [e_a, its release] (e_a: the latest step before e_j that took it). The
+  // scheduler runs no thread into a held mutex, so e_j is ordered after e_a by the
+  // release, which it depends on, and the race the order of the sections is — the
+  // two locks — is not one by the plain rule. It is one when e_j is ordered after
+  // e_a by nothing but the section: e_j's happens-before rebuilt without the
+  // section's steps (its thread's previous step, and every other earlier step it
+  // is dependent on) does not hold e_a. Then e_j's thread is made to run first at
+  // e_a's node (reverse: it is free there; e_a takes it), where the section ahead
+  // is its own. A section ordered after e_a by a third step (e_a's section wrote
+  // what another thread read, then e_j read that thread's write) is not reversed
+  // here: that step races with e_j first, and the section's order is reversed in
+  // the execution that reversal leads to. `prev`: e_j's thread's previous clock.
+  void lock_race(std::size_t j, const std::uint32_t* prev) {
+    const Event& ej = events_[j];
+    std::size_t a = j;
+    while (a-- > 0 && events_[a].acquires != ej.acquires) {
+    }
+    if (a == SIZE_MAX || events_[a].thread == ej.thread) return;
+    const Event& ea = events_[a];
+    std::uint32_t released = 0;  // the seq of the step of ea's thread that let go of it
+    for (std::size_t k = a + 1; k < j && !released; ++k) {
+      const Event& ek = events_[k];
+      if (ek.thread != ea.thread) continue;
+      for (const Touch& t : ek.footprint.touches)
+        if ((t.op == Op::unlock && t.addr == ej.acquires) || (t.op == Op::wait && t.other == ej.acquires))
+          released = ek.seq;
+    }
+    if (!released) return;
+    std::uint32_t clock[kMaxThreads];
+    std::copy(prev, prev + kMaxThreads, clock);
+    for (std::size_t i = 0; i < j; ++i) {
+      const Event& ei = events_[i];
+      if (ei.thread == ej.thread) continue;
+      if (ei.thread == ea.thread && ei.seq >= ea.seq && ei.seq <= released) continue;  // the section
+      if (!dependent(ei.footprint, ej.footprint)) continue;
+      for (unsigned u = 0; u < kMaxThreads; ++u) clock[u] = std::max(clock[u], ei.clock[u]);
+    }
+    if (clock[ea.thread] >= ea.seq) return;  // ordered after e_a otherwise
+    ++stats_.races;
+    reverse(a, j, clock);
+  }
+
+  // A step that let go of mutex m against one that took it, dependent through that
+  // alone: no race. The second could not run first (m was held), and the order of
+  // the two critical sections is lock_race's.
+  static bool only_handoff(const Footprint& a, const Footprint& b, std::uintptr_t m) {
+    for (const Touch& x : a.touches)
+      for (const Touch& y : b.touches) {
+        if (!dependent(x, y)) continue;
+        const bool lets_go = (x.op == Op::unlock && x.addr == m) || (x.op == Op::wait && x.other == m);
+        const bool takes = (y.op == Op::lock && y.addr == m) || (y.op == Op::wait && y.other == m);
+        const bool same_condvar = x.op == Op::wait && y.op == Op::wait && x.addr == y.addr;
+        if (!lets_go || !takes || same_condvar) return false;
+      }
+    return true;
   }
 
   // Race e_i < e_j: at e_i's node, make sure some initial of notdep(e_i).e_j is explored.

@@ -7,8 +7,9 @@
 // spurious CAS failure, a deferred free, a user's random number) which value. This
 // class answers from the search (exploration.hpp: source-DPOR with sleep sets over
 // the choices' tree), learning what each step touched from the Sync policy's
-// announcements (sync/relacy_access.hpp; dependence in footprint.hpp), and parks a
-// spin loop's thread until someone writes what it read (awaits.hpp).
+// announcements (sync/relacy_access.hpp; dependence in footprint.hpp), parks a
+// spin loop's thread until someone writes what it read (awaits.hpp), and holds a
+// thread back from a mutex another thread holds (waiting_for_mutex).
 //
 // A step of thread t runs from the scheduling point t was chosen at to its next
 // one: it begins with the operation t announced before that point (an atomic
@@ -136,6 +137,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     spurious_.clear();
     blocks_.clear();
     for (auto& n : allocations_) n = 0;
+    mutex_owners_.clear();
     yielded_ = 0;
     const unsigned first = search_.choose_thread(enabled_mask(), 0);
     begin_step(first);
@@ -143,7 +145,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   }
 
   bool iteration_end_impl() {
-    if (running_ != kNone) close_step(running_);
+    if (running_ != kNone) close_step(running_, false);
     const bool finished = search_.end_execution();
     publish();
     return finished;
@@ -158,7 +160,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       step_.add(pending_[t]);  // done without a scheduling point of its own
       has_pending_[t] = false;
     }
-    close_step(t);
+    close_step(t, current->state_ == rl::thread_state_blocked);
     if (search_.diverged_flag()) {  // the step just closed was not the one its node started
       nondeterministic();
       return current->index_;  // not reached
@@ -171,6 +173,10 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
+    // Not run into a mutex another thread holds (waiting_for_mutex) — unless no
+    // other thread can run: then they park in Relacy, which reports the deadlock.
+    const dpor::ThreadMask waiting = enabled & waiting_for_mutex();
+    if ((enabled & ~waiting) != 0) enabled &= ~waiting;
     dpor::ThreadMask held = 0;  // runnable, but giving way after a retry that wrote
     if ((enabled & ~yielded_) != 0) {
       held = enabled & yielded_;
@@ -295,6 +301,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     running_ = t;
     step_.clear();
     own_frees_ = 0;
+    resumed_ = !has_pending_[t] && started_[t] && has_last_op_[t];
     if (has_pending_[t]) {
       step_.add(pending_[t]);
       last_op_[t] = pending_[t];
@@ -312,13 +319,71 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     }
   }
 
-  void close_step(unsigned t) {
+  // `blocked`: the step ended with t parked in Relacy (a wait, a lock it did not get).
+  void close_step(unsigned t, bool blocked) {
     if (running_ != t) return;
     yielded_ &= dpor::bit(t);  // a step of t: every other thread that gave way may run again
     awaits_.step(t, step_, N);
-    search_.end_step(t, std::move(step_));
+    const std::uintptr_t acquired = track_mutexes(t, blocked);
+    search_.end_step(t, std::move(step_), acquired);
     step_ = dpor::Footprint{};
     running_ = kNone;
+  }
+
+  // --- mutexes: who holds which ---------------------------------------------------
+  // A thread about to lock a mutex another thread holds is not run until the
+  // mutex is free. Run, it would only park in the mutex's wait set until the
+  // unlock — a step that changes nothing Relacy's model orders, yet is dependent
+  // on the holder's lock and unlock, so that every pair of critical sections would
+  // be explored twice more (the second thread parked inside the first section, or
+  // arriving after it), the same runs. Held back instead, the lock is a step only
+  // where it succeeds; the order of two critical sections is then reversed at the
+  // first one's lock (Exploration::lock_race), as source-DPOR treats locks.
+  // Tracked from the steps: a lock that did not park acquired its mutex, an unlock
+  // released it; a wait released its mutex in its first step and re-acquired it in
+  // the step that resumed without parking. (A wait's re-lock that parks is left as
+  // Relacy runs it: a woken or timed-out waiter is run even into a held mutex, as
+  // a time-out then decides which notifies it misses.)
+  dpor::ThreadMask waiting_for_mutex() const {
+    dpor::ThreadMask m = 0;
+    for (unsigned t = 0; t < N; ++t) {
+      if (!has_pending_[t] || pending_[t].op != Op::lock) continue;
+      const unsigned owner = mutex_owner(pending_[t].addr);
+      if (owner != kNone && owner != t) m |= dpor::bit(t);
+    }
+    return m;
+  }
+  // Returns the mutex t's step acquired (0: none).
+  std::uintptr_t track_mutexes(unsigned t, bool blocked) {
+    std::uintptr_t acquired = 0;
+    for (const auto& touch : step_.touches) {
+      if (touch.op == Op::lock && !blocked) {
+        set_mutex_owner(touch.addr, t);
+        acquired = touch.addr;
+      } else if (touch.op == Op::unlock) {
+        set_mutex_owner(touch.addr, kNone);
+      } else if (touch.op == Op::wait && touch.other) {
+        if (!resumed_) set_mutex_owner(touch.other, kNone);  // the wait let go of it
+        if (!blocked) {
+          set_mutex_owner(touch.other, t);
+          acquired = touch.other;
+        }
+      }
+    }
+    return acquired;
+  }
+  unsigned mutex_owner(std::uintptr_t mutex) const {
+    for (const auto& h : mutex_owners_)
+      if (h.mutex == mutex) return h.owner;
+    return kNone;
+  }
+  void set_mutex_owner(std::uintptr_t mutex, unsigned owner) {
+    for (auto& h : mutex_owners_)
+      if (h.mutex == mutex) {
+        h.owner = owner;
+        return;
+      }
+    mutex_owners_.push_back(MutexOwner{mutex, owner});
   }
 
   std::size_t block_size(std::uintptr_t addr) const {
@@ -406,6 +471,12 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
   dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
+  bool resumed_ = false;  // the running step goes on with the operation its thread parked in
+  struct MutexOwner {
+    std::uintptr_t mutex = 0;  // canonical address of the Relacy mutex
+    unsigned owner = kNone;    // the thread holding it (kNone: free)
+  };
+  dpor::raw_vector<MutexOwner> mutex_owners_;  // this execution's mutexes so far
   // Frees announced and not yet handed to the allocator (kEveryFreeOfTheStep: an
   // array whose elements' destructors free Relacy's bookkeeping too: all, conservatively).
   static constexpr unsigned kEveryFreeOfTheStep = ~0u;
