@@ -138,6 +138,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     blocks_.clear();
     for (auto& n : allocations_) n = 0;
     mutex_owners_.clear();
+    for (auto& p : wait_phase_) p = WaitPhase::none;
     yielded_ = 0;
     const unsigned first = search_.choose_thread(enabled_mask(), 0);
     begin_step(first);
@@ -338,22 +339,32 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // be explored twice more (the second thread parked inside the first section, or
   // arriving after it), the same runs. Held back instead, the lock is a step only
   // where it succeeds; the order of two critical sections is then reversed at the
-  // first one's lock (Exploration::lock_race), as source-DPOR treats locks.
-  // Tracked from the steps: a lock that did not park acquired its mutex, an unlock
-  // released it; a wait released its mutex in its first step and re-acquired it in
-  // the step that resumed without parking. (A wait's re-lock that parks is left as
-  // Relacy runs it: a woken or timed-out waiter is run even into a held mutex, as
-  // a time-out then decides which notifies it misses.)
+  // first one's lock (Exploration::lock_race).
+  //
+  // Tracked from the steps (a step's one synchronisation operation comes first):
+  //   - a lock step that did not park took its mutex (a parked one takes it in the
+  //     step that resumes: Relacy's lock retries without a scheduling point);
+  //   - an unlock let it go;
+  //   - a wait is three steps or more: the first lets the mutex go and parks on the
+  //     condition variable; the next, once notified or timed out, only reaches the
+  //     re-lock's scheduling point (Relacy's lock begins with one); from there the
+  //     waiter is like a lock — not run while another thread holds the mutex, and
+  //     its step that does not park takes it. A waiter still parked on the
+  //     condition variable is not held back: a timed one may time out at any point,
+  //     a held mutex or not (which notifies it misses depends on when).
   dpor::ThreadMask waiting_for_mutex() const {
     dpor::ThreadMask m = 0;
     for (unsigned t = 0; t < N; ++t) {
-      if (!has_pending_[t] || pending_[t].op != Op::lock) continue;
-      const unsigned owner = mutex_owner(pending_[t].addr);
+      std::uintptr_t wanted = 0;
+      if (has_pending_[t] && pending_[t].op == Op::lock) wanted = pending_[t].addr;
+      else if (!has_pending_[t] && wait_phase_[t] == WaitPhase::relocking) wanted = wait_mutex_[t];
+      if (!wanted) continue;
+      const unsigned owner = mutex_owner(wanted);
       if (owner != kNone && owner != t) m |= dpor::bit(t);
     }
     return m;
   }
-  // Returns the mutex t's step acquired (0: none).
+  // Returns the mutex t's step took (0: none).
   std::uintptr_t track_mutexes(unsigned t, bool blocked) {
     std::uintptr_t acquired = 0;
     for (const auto& touch : step_.touches) {
@@ -363,10 +374,16 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       } else if (touch.op == Op::unlock) {
         set_mutex_owner(touch.addr, kNone);
       } else if (touch.op == Op::wait && touch.other) {
-        if (!resumed_) set_mutex_owner(touch.other, kNone);  // the wait let go of it
-        if (!blocked) {
+        if (!resumed_) {  // the wait's first step: lets go, parks on the condition variable
+          set_mutex_owner(touch.other, kNone);
+          wait_phase_[t] = WaitPhase::on_condvar;
+          wait_mutex_[t] = touch.other;
+        } else if (wait_phase_[t] == WaitPhase::on_condvar) {  // woken: at the re-lock's scheduling point
+          wait_phase_[t] = WaitPhase::relocking;
+        } else if (wait_phase_[t] == WaitPhase::relocking && !blocked) {  // the re-lock took it
           set_mutex_owner(touch.other, t);
           acquired = touch.other;
+          wait_phase_[t] = WaitPhase::none;
         }
       }
     }
@@ -477,6 +494,9 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     unsigned owner = kNone;    // the thread holding it (kNone: free)
   };
   dpor::raw_vector<MutexOwner> mutex_owners_;  // this execution's mutexes so far
+  enum class WaitPhase { none, on_condvar, relocking };  // a thread inside a condition variable's wait
+  WaitPhase wait_phase_[N] = {};
+  std::uintptr_t wait_mutex_[N] = {};  // the mutex of that wait
   // Frees announced and not yet handed to the allocator (kEveryFreeOfTheStep: an
   // array whose elements' destructors free Relacy's bookkeeping too: all, conservatively).
   static constexpr unsigned kEveryFreeOfTheStep = ~0u;
