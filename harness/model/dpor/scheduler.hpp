@@ -309,7 +309,12 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       has_last_op_[t] = true;
       has_pending_[t] = false;
     } else if (started_[t] && has_last_op_[t]) {
-      step_.add(last_op_[t]);  // it parked in this operation and goes on with it
+      dpor::Touch resumed = last_op_[t];  // it parked in this operation and goes on with it
+      // Woken from a condition variable, a waiter only reaches the re-lock's
+      // scheduling point: it touches the condition variable (a notify woke it, a
+      // time-out took it out of the wait set), not the mutex (track_mutexes).
+      if (resumed.op == Op::wait && wait_phase_[t] == WaitPhase::on_condvar) resumed.other = 0;
+      step_.add(resumed);
     }
     started_[t] = true;
     for (auto addr : awaits_.take_resumed(t)) {  // woken from an await: it reads again what it waited on
@@ -373,16 +378,16 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
         acquired = touch.addr;
       } else if (touch.op == Op::unlock) {
         set_mutex_owner(touch.addr, kNone);
-      } else if (touch.op == Op::wait && touch.other) {
+      } else if (touch.op == Op::wait) {
         if (!resumed_) {  // the wait's first step: lets go, parks on the condition variable
-          set_mutex_owner(touch.other, kNone);
+          if (touch.other) set_mutex_owner(touch.other, kNone);
           wait_phase_[t] = WaitPhase::on_condvar;
           wait_mutex_[t] = touch.other;
         } else if (wait_phase_[t] == WaitPhase::on_condvar) {  // woken: at the re-lock's scheduling point
           wait_phase_[t] = WaitPhase::relocking;
         } else if (wait_phase_[t] == WaitPhase::relocking && !blocked) {  // the re-lock took it
-          set_mutex_owner(touch.other, t);
-          acquired = touch.other;
+          set_mutex_owner(wait_mutex_[t], t);
+          acquired = wait_mutex_[t];
           wait_phase_[t] = WaitPhase::none;
         }
       }
