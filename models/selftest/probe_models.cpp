@@ -357,8 +357,8 @@ struct LockOrder : ScenarioBase {
   typename Sync::template atomic<int> flag[3];
   typename Sync::mutex m;
   typename Sync::template cell<int> turn{0};
-  int order = 0;                // the threads' numbers in critical-section order, base 4
-  bool saw_next[3] = {};        // written inside the section, read after the join
+  int position[3] = {};   // each thread's turn in the critical-section order (0..2)
+  bool saw_next[3] = {};  // written inside the section, read after the join
   LockOrder() {
     for (auto& f : flag) f.store(0, std::memory_order_relaxed);  // relaxed: before the threads
   }
@@ -366,23 +366,22 @@ struct LockOrder : ScenarioBase {
     // Relaxed: the flag is ordered before a later section only by the mutex.
     flag[i].store(1, std::memory_order_relaxed);
     m.lock();
-    turn.store(turn.load() + 1);
-    order = order * 4 + static_cast<int>(i) + 1;
+    position[i] = turn.load();
+    turn.store(position[i] + 1);
     saw_next[i] = flag[(i + 1) % 3].load(std::memory_order_relaxed) == 1;
     m.unlock();
   }
   void after() {
     Sync::check(turn.load() == 3, "a critical section was lost");
     // A thread whose section came before i's stored its flag before its lock: i sees it.
-    const int first = order / 16, second = (order / 4) % 4, third = order % 4;
-    const int pos[4] = {0, first == 1 ? 0 : second == 1 ? 1 : 2, first == 2 ? 0 : second == 2 ? 1 : 2,
-                        first == 3 ? 0 : second == 3 ? 1 : 2};
-    (void)third;
     for (unsigned i = 0; i < 3; ++i)
-      if (pos[(i + 1) % 3 + 1] < pos[i + 1]) Sync::check(saw_next[i], "a flag stored before an earlier section was not seen");
+      if (position[(i + 1) % 3] < position[i])
+        Sync::check(saw_next[i], "a flag stored before an earlier section was not seen");
   }
   std::uint64_t outcome() const {
-    return static_cast<std::uint64_t>(order) * 8 + (saw_next[0] ? 1 : 0) + (saw_next[1] ? 2 : 0) + (saw_next[2] ? 4 : 0);
+    std::uint64_t o = 0;
+    for (unsigned i = 0; i < 3; ++i) o = o * 8 + static_cast<std::uint64_t>(position[i] * 2 + (saw_next[i] ? 1 : 0));
+    return o;
   }
 };
 
