@@ -172,10 +172,14 @@ LinOutcome run_bound_scenario(const model::ScenarioHooks& hooks, const Scenario<
     out.exhaustive = false;
     if (std::getenv("LFCHECK_DPOR_STATS"))  // each scenario's search (a developer's view)
     {
-      std::string shape;  // calls per thread, e.g. "3+2+4"
-      for (const auto& t : sc.threads) shape += (shape.empty() ? "" : "+") + std::to_string(t.size());
-      std::fprintf(stderr, "lin dpor: %llu executions, %s; threads %s\n", static_cast<unsigned long long>(out.executions),
-                   out.verified ? "verified" : out.failed ? "failed" : "not ended", shape.c_str());
+      std::string shape, calls;  // calls per thread, e.g. "3+2+4"; and the calls, a thread's after '|'
+      for (const auto& t : sc.threads) {
+        shape += (shape.empty() ? "" : "+") + std::to_string(t.size());
+        calls += calls.empty() ? "" : " |";
+        for (const auto& c : t) calls += " " + S::show(c);
+      }
+      std::fprintf(stderr, "lin dpor: %llu executions, %s; threads %s:%s\n", static_cast<unsigned long long>(out.executions),
+                   out.verified ? "verified" : out.failed ? "failed" : "not ended", shape.c_str(), calls.c_str());
     }
     if (out.failed || out.verified || out.interrupted || o.bound == 0) return out;
     dpor_executions = out.executions;

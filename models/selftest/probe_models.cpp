@@ -48,6 +48,12 @@
 //                   the allocation gets the freed block depends on the order and on
 //                   Relacy's deferred reuse, and DPOR may skip a deferral only when
 //                   nothing is allocated after it (model.dpor_truth: both outcomes).
+//   reuse_race      one thread frees a block, then lets two others allocate one of its
+//                   size each: which of the two gets the freed block depends only on
+//                   the order of their allocations, which DPOR takes as independent
+//                   only for blocks fresh to the execution — an allocation that reuses
+//                   a freed block writes the allocator's pool (model.dpor_truth: the
+//                   full search's outcomes, either allocator reusing it);
 //   lock_order      three threads each publish a relaxed flag, then take one mutex and
 //                   note their turn and whether the next thread's flag is visible: every
 //                   order of the critical sections must be explored, and a flag stored
@@ -349,6 +355,40 @@ struct ReuseAfterFree : ScenarioBase {
 };
 
 template <class Sync, ProbeFault F>
+struct ReuseRace : ScenarioBase {
+  static constexpr const char* name = "reuse_race";
+  static constexpr const char* description =
+      "a free, then two allocations of the same size: which one reuses the block (dpor self-test)";
+  static constexpr unsigned threads = 3;
+  struct Block {
+    int v = 0;  // plain: the block's address is what the probe looks at
+  };
+  Block* freed = Sync::template create<Block>();
+  Block* allocated[3] = {};
+  typename Sync::template atomic<int> done{0};
+  void thread(unsigned i) {
+    if (i == 0) {
+      Sync::destroy(freed);
+      done.store(1, std::memory_order_release);  // pairs with the allocators' acquire loads
+      return;
+    }
+    // The free is ordered before the allocation (through `done`), so it races with
+    // neither: only the two allocations' order decides which one reuses the block.
+    if (done.load(std::memory_order_acquire) == 1) allocated[i] = Sync::template create<Block>();
+  }
+  void after() {
+    Sync::destroy(allocated[1]);
+    Sync::destroy(allocated[2]);
+  }
+  // Which thread allocated (bits 0, 1) and which got the freed block's address
+  // (times 4: 0 none — deferred —, 1 or 2; an address comparison: never read).
+  std::uint64_t outcome() const {
+    const unsigned reused = allocated[1] == freed ? 1 : allocated[2] == freed ? 2 : 0;
+    return (allocated[1] ? 1 : 0) + (allocated[2] ? 2 : 0) + 4 * reused;
+  }
+};
+
+template <class Sync, ProbeFault F>
 struct LockOrder : ScenarioBase {
   static constexpr const char* name = "lock_order";
   static constexpr const char* description =
@@ -444,6 +484,7 @@ LFCHECK_MODEL(ProbeFault, SyncAtomic);
 LFCHECK_MODEL(ProbeFault, LeakAligned);
 LFCHECK_MODEL(ProbeFault, OlderLoadThenRace);
 LFCHECK_MODEL(ProbeFault, ReuseAfterFree);
+LFCHECK_MODEL(ProbeFault, ReuseRace);
 LFCHECK_MODEL(ProbeFault, LockOrder);
 LFCHECK_MODEL(ProbeFault, LockHandoff);
 

@@ -63,6 +63,7 @@
 #include <ostream>
 
 #include "harness/model/dpor/footprint.hpp"
+#include "harness/model/dpor/graph_classes.hpp"
 
 namespace lfcheck::model::dpor {
 
@@ -128,6 +129,10 @@ struct SearchStats {
   // Executions known to repeat a class explored elsewhere: sleep-set blocked, or
   // the one run of a pruned older load (each counted once). classes = executions - redundant.
   std::uint64_t redundant = 0;
+  // Distinct execution graphs (reads-from and coherence) among the executions, when
+  // counted (Exploration::count_graphs; graph_classes.hpp): what an explorer
+  // optimal for reads-from equivalence would have had to run for them.
+  std::uint64_t graphs = 0;
   // After the latest execution: executions the search will still run, at least
   // (the alternatives known on the current path; 0 once it has ended).
   std::uint64_t pending = 0;
@@ -274,6 +279,7 @@ class Exploration {
     }
     ++stats_.executions;
     if (blocked_at_ != SIZE_MAX) ++stats_.sleep_blocked;
+    if (count_graphs_) record_graph();
     if (forced_) return true;  // a replay runs one execution
     analyse_races();
     const bool reordered = check_older_loads();
@@ -286,6 +292,9 @@ class Exploration {
     stats_.path_length = length;
     return !more;
   }
+
+  // Counts the distinct execution graphs of the executions (SearchStats::graphs).
+  void count_graphs(bool on) { count_graphs_ = on; }
 
   bool diverged_flag() const { return diverged_; }
   const SearchStats& stats() const { return stats_; }
@@ -359,6 +368,16 @@ class Exploration {
                      static_cast<unsigned long>(t.addr & (full ? ~0ul : 0xffff)));
       std::fprintf(stderr, "\n");
     }
+  }
+
+  // This execution's graph: the load choices by the step they belong to.
+  void record_graph() {
+    graphs_.record(events_, [this](std::size_t event, std::uintptr_t addr) -> unsigned {
+      for (const Node& n : path_)
+        if (!n.thread_choice && n.type == kLoadChoice && n.load_event == event && n.load_addr == addr) return n.index;
+      return 0;
+    });
+    stats_.graphs = graphs_.count();
   }
 
   unsigned diverged() {
@@ -663,6 +682,8 @@ class Exploration {
   raw_vector<unsigned> forced_choices_;
   std::size_t forced_next_ = 0;
   bool diverged_ = false;
+  bool count_graphs_ = false;
+  GraphClasses graphs_;
 };
 
 }  // namespace lfcheck::model::dpor

@@ -25,9 +25,22 @@
 //     Relacy's full search (tests/dpor_truth.sh);
 //   - the same mutex (lock, unlock, and a wait, which releases and re-takes it),
 //     the same condition variable (wait, notify);
-//   - any two allocations or frees (Relacy's allocator reuses freed blocks, so
-//     their order decides addresses), and an allocation or free against any
-//     access inside the block.
+//   - an allocation or free against any access inside the block, and two
+//     allocations or frees of overlapping blocks;
+//   - through the allocator's reuse pool (kReusePool, a location of its own):
+//     Relacy's allocator hands a freed block out again (a stack per size, shared
+//     with earlier executions' blocks), so a free writes the pool, and so does an
+//     allocation that takes a block freed earlier in this execution (it decides
+//     which later allocation does not get that block); an allocation that takes a
+//     block no pointer of this execution ever held only reads the pool — it
+//     observed that no freed block was waiting. Two such fresh allocations of
+//     different threads commute: each gets a block no one else can name, and the
+//     search names blocks by allocator and number (scheduler.hpp), not by
+//     address, so either order is the same execution. (This takes the code to use
+//     a block's address as its identity only — compared for equality, never
+//     ordered or hashed — as the canonical names already do.) Two frees, and a
+//     free against any allocation, stay dependent: their order decides which
+//     allocation reuses which block (ABA).
 // Non-seq_cst fences change only the fencing thread's clocks: independent of all.
 // A spin hint touches nothing (its await is handled by the scheduler).
 //
@@ -82,9 +95,29 @@ struct Touch {
   bool covers(std::uintptr_t a) const { return a >= addr && a < addr + (size ? size : 1); }
 };
 
+// The allocator's reuse pool as a location (see above): bit 63 set, allocator
+// field 127 — no canonical block name (allocators 0..16) and no user-space
+// address has it, so no block covers it.
+constexpr std::uintptr_t kReusePool = (std::uintptr_t(1) << 63) | (std::uintptr_t(0x7f) << 56);
+
+// The pool touch an allocation or free adds to its step: a write where it
+// changes what a later allocation gets (a free; an allocation that reused a
+// block freed in this execution), else a read.
+inline Touch reuse_pool_touch(bool writes) {
+  Touch t;
+  t.addr = kReusePool;
+  t.size = 1;
+  t.op = writes ? Op::cell_store : Op::cell_load;
+  return t;
+}
+
+inline bool overlaps(const Touch& a, const Touch& b) {
+  return a.addr < b.addr + (b.size ? b.size : 1) && b.addr < a.addr + (a.size ? a.size : 1);
+}
+
 inline bool dependent(const Touch& a, const Touch& b) {
   if (a.op == Op::fence_seq_cst && b.op == Op::fence_seq_cst) return true;
-  if (a.block() && b.block()) return true;
+  if (a.block() && b.block()) return overlaps(a, b);
   if (a.block()) return b.memory() && a.covers(b.addr);
   if (b.block()) return a.memory() && b.covers(a.addr);
   if (a.memory() && b.memory()) return a.addr == b.addr && (a.writes() || b.writes());

@@ -103,6 +103,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       : base_t(params, ctx, dynamic_thread_count), search_(N) {
     dpor_stats() = {};
     scheduler_observer() = this;
+    search_.count_graphs(std::getenv("LFCHECK_DPOR_STATS") != nullptr);  // a developer's figure: its cost is per execution
   }
   ~dpor_scheduler() {
     if (scheduler_observer() == this) scheduler_observer() = nullptr;
@@ -111,7 +112,8 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       std::fprintf(stderr,
                    "dpor: %llu executions, %llu sleep-set blocked, %llu races; nodes made: %llu thread, %llu load, "
                    "%llu cas-fail, %llu free-defer, %llu user; deepest path %zu; alternatives taken: %llu thread, %llu load, "
-                   "%llu cas-fail, %llu free-defer, %llu user; pruned: %llu free deferrals, %llu older loads\n",
+                   "%llu cas-fail, %llu free-defer, %llu user; pruned: %llu free deferrals, %llu older loads; "
+                   "distinct graphs (reads-from, coherence) %llu\n",
                    (unsigned long long)st.executions, (unsigned long long)st.sleep_blocked,
                    (unsigned long long)st.races, (unsigned long long)st.thread_nodes,
                    (unsigned long long)st.data_nodes[1], (unsigned long long)st.data_nodes[2],
@@ -119,7 +121,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
                    (unsigned long long)st.alternatives[0], (unsigned long long)st.alternatives[1],
                    (unsigned long long)st.alternatives[2], (unsigned long long)st.alternatives[3],
                    (unsigned long long)st.alternatives[4], (unsigned long long)st.pruned_frees,
-                   (unsigned long long)st.pruned_loads);
+                   (unsigned long long)st.pruned_loads, (unsigned long long)st.graphs);
     }
   }
 
@@ -243,7 +245,11 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
     if (running_ == kNone) return;
     const unsigned t = running_;
-    if (a.op == Op::alloc) name_block(a, t + 1);
+    bool reused = false;  // an allocation handed a block freed earlier in this execution
+    if (a.op == Op::alloc) {
+      reused = reuses_block(reinterpret_cast<std::uintptr_t>(a.addr), a.size);
+      name_block(a, t + 1);
+    }
     dpor::Touch touch;
     touch.addr = canonical_address(reinterpret_cast<std::uintptr_t>(a.addr));
     touch.size = a.size;
@@ -257,6 +263,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     }
     if (!starts_a_step(a.op)) {
       if (a.op != Op::fence) step_.add(touch);  // an acquire/release fence orders nothing here
+      if (touch.block()) step_.add(dpor::reuse_pool_touch(a.op == Op::free || reused));  // footprint.hpp
       return;
     }
     if (has_pending_[t]) step_.add(pending_[t]);  // it ran without a scheduling point of its own
@@ -433,6 +440,16 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     const bool fits = number < (std::uint64_t(1) << 24) && b.size <= (std::uint64_t(1) << 32);
     b.name = fits ? (std::uint64_t(1) << 63) | (std::uint64_t(allocator) << 56) | (number << 32) : 0;
     blocks_.push_back(b);
+  }
+  // Whether a new block at [addr, addr + size) lies where a block of this
+  // execution was (it was freed, so Relacy's allocator handed it out again):
+  // a reuse, which writes the allocator's pool (footprint.hpp). Any other block
+  // is fresh to this execution: no pointer in it ever held its address.
+  bool reuses_block(std::uintptr_t addr, std::size_t size) const {
+    const std::uintptr_t end = addr + (size ? size : 1);
+    for (const auto& b : blocks_)
+      if (addr < b.addr + b.size && b.addr < end) return true;
+    return false;
   }
   std::uintptr_t canonical_address(std::uintptr_t addr) const {
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
