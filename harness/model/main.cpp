@@ -254,7 +254,8 @@ std::string dpor_bounds(unsigned load_depth) {
          std::to_string(load_depth) + (load_depth == 1 ? " store" : " stores") +
          " back (no load buffering); spin loops as awaits, a retry that wrote giving way until another"
          " thread steps; at most one spurious compare_exchange_weak failure per atomic; Relacy's"
-         " bookkeeping frees not deferred; no spurious condition-variable wake-ups";
+         " bookkeeping frees not deferred; allocations of blocks fresh to the execution commute (addresses"
+         " compared for identity only); no spurious condition-variable wake-ups";
 }
 
 // Runs one scenario under one scheduler; returns its record.

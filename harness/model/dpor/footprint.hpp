@@ -30,10 +30,11 @@
 //   - through the allocator's reuse pool (kReusePool, a location of its own):
 //     Relacy's allocator hands a freed block out again (a stack per size, shared
 //     with earlier executions' blocks), so a free writes the pool, and so does an
-//     allocation that takes a block freed earlier in this execution (it decides
-//     which later allocation does not get that block); an allocation that takes a
-//     block no pointer of this execution ever held only reads the pool — it
-//     observed that no freed block was waiting. Two such fresh allocations of
+//     allocation made while a block the code freed in this execution is waiting
+//     (it may take it, and decide which later allocation does not); an
+//     allocation with no such block waiting gets a block no pointer of this
+//     execution ever held, and only reads the pool — it observed that no freed
+//     block was waiting (scheduler.hpp, takes_from_pool). Two such fresh allocations of
 //     different threads commute: each gets a block no one else can name, and the
 //     search names blocks by allocator and number (scheduler.hpp), not by
 //     address, so either order is the same execution. (This takes the code to use
@@ -100,9 +101,9 @@ struct Touch {
 // address has it, so no block covers it.
 constexpr std::uintptr_t kReusePool = (std::uintptr_t(1) << 63) | (std::uintptr_t(0x7f) << 56);
 
-// The pool touch an allocation or free adds to its step: a write where it
-// changes what a later allocation gets (a free; an allocation that reused a
-// block freed in this execution), else a read.
+// The pool touch an allocation or free adds to its step: a write where it may
+// change what a later allocation gets (a free; an allocation made while a block
+// freed in this execution was waiting), else a read.
 inline Touch reuse_pool_touch(bool writes) {
   Touch t;
   t.addr = kReusePool;

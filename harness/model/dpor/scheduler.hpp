@@ -138,6 +138,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     running_ = kNone;
     spurious_.clear();
     blocks_.clear();
+    freed_.clear();
     for (auto& n : allocations_) n = 0;
     mutex_owners_.clear();
     for (auto& p : wait_phase_) p = WaitPhase::none;
@@ -245,9 +246,9 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
     if (running_ == kNone) return;
     const unsigned t = running_;
-    bool reused = false;  // an allocation handed a block freed earlier in this execution
+    bool pool_write = a.op == Op::free;  // the allocator's reuse pool (footprint.hpp)
     if (a.op == Op::alloc) {
-      reused = reuses_block(reinterpret_cast<std::uintptr_t>(a.addr), a.size);
+      pool_write = takes_from_pool(reinterpret_cast<std::uintptr_t>(a.addr), a.size);
       name_block(a, t + 1);
     }
     dpor::Touch touch;
@@ -260,10 +261,11 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       if (a.size == 0) touch.size = block_size(reinterpret_cast<std::uintptr_t>(a.addr));
       touch.other = 0;
       own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;  // the next hand-back is this block's
+      freed_.push_back(FreedBlock{reinterpret_cast<std::uintptr_t>(a.addr), touch.size});
     }
     if (!starts_a_step(a.op)) {
       if (a.op != Op::fence) step_.add(touch);  // an acquire/release fence orders nothing here
-      if (touch.block()) step_.add(dpor::reuse_pool_touch(a.op == Op::free || reused));  // footprint.hpp
+      if (touch.block()) step_.add(dpor::reuse_pool_touch(pool_write));
       return;
     }
     if (has_pending_[t]) step_.add(pending_[t]);  // it ran without a scheduling point of its own
@@ -441,15 +443,22 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     b.name = fits ? (std::uint64_t(1) << 63) | (std::uint64_t(allocator) << 56) | (number << 32) : 0;
     blocks_.push_back(b);
   }
-  // Whether a new block at [addr, addr + size) lies where a block of this
-  // execution was (it was freed, so Relacy's allocator handed it out again):
-  // a reuse, which writes the allocator's pool (footprint.hpp). Any other block
-  // is fresh to this execution: no pointer in it ever held its address.
-  bool reuses_block(std::uintptr_t addr, std::size_t size) const {
+  // Whether an allocation of [addr, addr + size) changed the allocator's reuse
+  // pool (a write of it, footprint.hpp): it did when it lies where a block the
+  // code freed in this execution was (Relacy handed that block out again; it
+  // leaves the pool), and is taken to have done so whenever any such block is
+  // still waiting — the blocks' sizes in Relacy's allocator (with its header, an
+  // array's cookie, an over-aligned block's slack) are not known here, so which
+  // of them this allocation could have got is not either. Only an allocation
+  // with no freed block waiting is fresh to the execution, and reads the pool.
+  bool takes_from_pool(std::uintptr_t addr, std::size_t size) {
     const std::uintptr_t end = addr + (size ? size : 1);
-    for (const auto& b : blocks_)
-      if (addr < b.addr + b.size && b.addr < end) return true;
-    return false;
+    for (auto it = freed_.begin(); it != freed_.end(); ++it)
+      if (addr < it->addr + it->size && it->addr < end) {
+        freed_.erase(it);
+        return true;
+      }
+    return !freed_.empty();
   }
   std::uintptr_t canonical_address(std::uintptr_t addr) const {
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
@@ -507,6 +516,11 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     std::uint64_t name = 0;  // canonical_address's name of its first byte (0: keeps raw addresses)
   };
   dpor::raw_vector<NamedBlock> blocks_;  // the code's allocations of this execution, oldest first
+  struct FreedBlock {
+    std::uintptr_t addr = 0;  // raw address, as the allocation that reuses it will be announced
+    std::size_t size = 0;
+  };
+  dpor::raw_vector<FreedBlock> freed_;  // blocks the code freed in this execution, not yet handed out again
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
   dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
