@@ -54,6 +54,11 @@
 //                   only for blocks fresh to the execution — an allocation that reuses
 //                   a freed block writes the allocator's pool (model.dpor_truth: the
 //                   full search's outcomes, either allocator reusing it);
+//   reuse_after_setup  a block freed in before(), then two threads that share nothing
+//                   but Relacy's allocator each allocate one of its size: which gets
+//                   it (or neither: the free deferred) — the single-threaded code's
+//                   frees wait in the allocator's pool and are deferred like a thread's
+//                   (model.dpor_truth: all three outcomes);
 //   lock_order      three threads each publish a relaxed flag, then take one mutex and
 //                   note their turn and whether the next thread's flag is visible: every
 //                   order of the critical sections must be explored, and a flag stored
@@ -389,6 +394,37 @@ struct ReuseRace : ScenarioBase {
 };
 
 template <class Sync, ProbeFault F>
+struct ReuseAfterSetup : ScenarioBase {
+  static constexpr const char* name = "reuse_after_setup";
+  static constexpr const char* description =
+      "a block freed in before(), two threads allocating one of its size: which one reuses it (dpor self-test)";
+  static constexpr unsigned threads = 2;
+  struct Block {
+    int v = 0;  // plain: the block's address is what the probe looks at
+  };
+  Block* freed = Sync::template create<Block>();
+  Block* allocated[2] = {};
+  // Each thread's own flag: a shared access for the runner that orders no two
+  // threads (a common atomic would order the allocations, which share its step).
+  typename Sync::template atomic<int> mine[2];
+  ReuseAfterSetup() {
+    for (auto& m : mine) m.store(0, std::memory_order_relaxed);  // relaxed: before the threads
+  }
+  void before() { Sync::destroy(freed); }  // waits in Relacy's allocator, or is deferred
+  void thread(unsigned i) {
+    mine[i].store(1, std::memory_order_relaxed);  // relaxed: read by no one
+    allocated[i] = Sync::template create<Block>();
+  }
+  void after() {
+    Sync::destroy(allocated[0]);
+    Sync::destroy(allocated[1]);
+  }
+  // Which thread got before()'s block (0: neither — its free was deferred —, 1
+  // for thread 0, 2 for thread 1; an address comparison: never read).
+  std::uint64_t outcome() const { return allocated[0] == freed ? 1 : allocated[1] == freed ? 2 : 0; }
+};
+
+template <class Sync, ProbeFault F>
 struct LockOrder : ScenarioBase {
   static constexpr const char* name = "lock_order";
   static constexpr const char* description =
@@ -485,6 +521,7 @@ LFCHECK_MODEL(ProbeFault, LeakAligned);
 LFCHECK_MODEL(ProbeFault, OlderLoadThenRace);
 LFCHECK_MODEL(ProbeFault, ReuseAfterFree);
 LFCHECK_MODEL(ProbeFault, ReuseRace);
+LFCHECK_MODEL(ProbeFault, ReuseAfterSetup);
 LFCHECK_MODEL(ProbeFault, LockOrder);
 LFCHECK_MODEL(ProbeFault, LockHandoff);
 

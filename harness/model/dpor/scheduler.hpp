@@ -215,7 +215,8 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (type == rl::sched_type_cas_fail && limit == 4 && spurious_failed_here()) return 1;  // once per object
     if (count <= 1) return 0;
     // Whether a free is deferred (Relacy keeps the block out of reuse for a while):
-    // explored for the blocks the code frees through Sync::destroy; Relacy's own
+    // explored for the blocks the code frees through Sync::destroy (in a thread or
+    // in the scenario's single-threaded code: harness_announce); Relacy's own
     // bookkeeping blocks, freed when an atomic or cell is destroyed, are not the
     // code's and never compared by it: freed at once (the choice Relacy calls 1).
     if (type == rl::sched_type_mem_realloc && !frees_own_block()) return 1;
@@ -274,9 +275,20 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   }
   // A block the scenario's single-threaded code allocated (its constructor,
   // before()): named, so that the threads' accesses to it are named the same way
-  // in every execution. Its other announcements order nothing (one thread runs).
+  // in every execution. A block it freed waits in the allocator's pool like one a
+  // thread freed (a thread's allocation may get it: takes_from_pool), or is
+  // deferred. Its other announcements order nothing (one thread runs).
   void harness_announce(const Access& a) override {
-    if (a.op == Op::alloc) name_block(a, 0);
+    const auto addr = reinterpret_cast<std::uintptr_t>(a.addr);
+    if (a.op == Op::alloc) {
+      takes_from_pool(addr, a.size);  // no thread runs: which block it got orders nothing
+      name_block(a, 0);
+    } else if (a.op == Op::free) {
+      freed_.push_back(FreedBlock{addr, a.size ? a.size : block_size(addr)});
+      // Its deferral is a choice like a thread's free's (a thread's allocation may
+      // observe it); one no allocation follows (in after()) is pruned.
+      own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;
+    }
   }
   void completed(bool wrote) override {
     if (wrote || running_ == kNone) return;
