@@ -51,9 +51,9 @@
 //   reuse_race      one thread frees a block, then lets two others allocate one of its
 //                   size each: which of the two gets the freed block depends only on
 //                   the order of their allocations, which DPOR takes as independent
-//                   only for blocks fresh to the execution — an allocation that reuses
-//                   a freed block writes the allocator's pool (model.dpor_truth: the
-//                   full search's outcomes, either allocator reusing it);
+//                   only for blocks fresh to the execution — an allocation made while
+//                   a freed block waits writes the allocator's pool (model.dpor_truth:
+//                   the full search's outcomes, either allocator reusing it);
 //   reuse_after_setup  a block freed in before(), then two threads that share nothing
 //                   but Relacy's allocator each allocate one of its size: which gets
 //                   it (or neither: the free deferred) — the single-threaded code's
