@@ -334,14 +334,17 @@ struct OlderLoadThenRace : ScenarioBase {
   std::uint64_t outcome() const { return static_cast<std::uint64_t>(r1 + 2 * r2 + 4 * r3); }
 };
 
+// The block the allocator probes (reuse_after_free, reuse_race, reuse_after_setup)
+// allocate and free: plain data, never read — its address is what they look at.
+struct Block {
+  int v = 0;
+};
+
 template <class Sync, ProbeFault F>
 struct ReuseAfterFree : ScenarioBase {
   static constexpr const char* name = "reuse_after_free";
   static constexpr const char* description = "a free against an allocation of the same size (dpor self-test)";
   static constexpr unsigned threads = 2;
-  struct Block {
-    int v = 0;  // plain: the block's address is what the probe looks at
-  };
   Block* freed = Sync::template create<Block>();
   Block* allocated = nullptr;
   bool reused = false;  // the allocation got the freed block's address
@@ -365,9 +368,6 @@ struct ReuseRace : ScenarioBase {
   static constexpr const char* description =
       "a free, then two allocations of the same size: which one reuses the block (dpor self-test)";
   static constexpr unsigned threads = 3;
-  struct Block {
-    int v = 0;  // plain: the block's address is what the probe looks at
-  };
   Block* freed = Sync::template create<Block>();
   Block* allocated[3] = {};
   typename Sync::template atomic<int> done{0};
@@ -379,7 +379,8 @@ struct ReuseRace : ScenarioBase {
     }
     // The free is ordered before the allocation (through `done`), so it races with
     // neither: only the two allocations' order decides which one reuses the block.
-    if (done.load(std::memory_order_acquire) == 1) allocated[i] = Sync::template create<Block>();
+    if (done.load(std::memory_order_acquire) == 1)  // acquire: pairs with thread 0's release store of `done`
+      allocated[i] = Sync::template create<Block>();
   }
   void after() {
     Sync::destroy(allocated[1]);
@@ -399,9 +400,6 @@ struct ReuseAfterSetup : ScenarioBase {
   static constexpr const char* description =
       "a block freed in before(), two threads allocating one of its size: which one reuses it (dpor self-test)";
   static constexpr unsigned threads = 2;
-  struct Block {
-    int v = 0;  // plain: the block's address is what the probe looks at
-  };
   Block* freed = Sync::template create<Block>();
   Block* allocated[2] = {};
   // Each thread's own flag: a shared access for the runner that orders no two

@@ -34,7 +34,7 @@
 //     (it may take it, and decide which later allocation does not); an
 //     allocation with no such block waiting gets a block no pointer of this
 //     execution ever held, and only reads the pool — it observed that no freed
-//     block was waiting (scheduler.hpp, takes_from_pool). Two such fresh allocations of
+//     block was waiting (scheduler.hpp, allocated). Two such fresh allocations of
 //     different threads commute: each gets a block no one else can name, and the
 //     search names blocks by allocator and number (scheduler.hpp), not by
 //     address, so either order is the same execution. (This takes the code to use
@@ -112,9 +112,11 @@ inline Touch reuse_pool_touch(bool writes) {
   return t;
 }
 
-inline bool overlaps(const Touch& a, const Touch& b) {
-  return a.addr < b.addr + (b.size ? b.size : 1) && b.addr < a.addr + (a.size ? a.size : 1);
+// Whether [a, a + a_size) and [b, b + b_size) share a byte (a size 0 is 1 byte).
+inline bool ranges_overlap(std::uintptr_t a, std::size_t a_size, std::uintptr_t b, std::size_t b_size) {
+  return a < b + (b_size ? b_size : 1) && b < a + (a_size ? a_size : 1);
 }
+inline bool overlaps(const Touch& a, const Touch& b) { return ranges_overlap(a.addr, a.size, b.addr, b.size); }
 
 inline bool dependent(const Touch& a, const Touch& b) {
   if (a.op == Op::fence_seq_cst && b.op == Op::fence_seq_cst) return true;

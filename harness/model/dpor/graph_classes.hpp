@@ -73,7 +73,6 @@ class GraphClasses {
   }
 
   std::uint64_t count() const { return seen_.size(); }
-  void clear() { seen_.clear(); }
 
  private:
   struct Write {

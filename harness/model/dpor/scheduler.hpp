@@ -247,11 +247,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
     if (running_ == kNone) return;
     const unsigned t = running_;
-    bool pool_write = a.op == Op::free;  // the allocator's reuse pool (footprint.hpp)
-    if (a.op == Op::alloc) {
-      pool_write = takes_from_pool(reinterpret_cast<std::uintptr_t>(a.addr), a.size);
-      name_block(a, t + 1);
-    }
+    const bool pool_write = a.op == Op::free || (a.op == Op::alloc && allocated(a, t + 1));  // footprint.hpp
     dpor::Touch touch;
     touch.addr = canonical_address(reinterpret_cast<std::uintptr_t>(a.addr));
     touch.size = a.size;
@@ -259,10 +255,8 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     touch.seq_cst = a.seq_cst || a.op == Op::fence_seq_cst;
     touch.other = a.other ? canonical_address(reinterpret_cast<std::uintptr_t>(a.other)) : 0;
     if (a.op == Op::free) {
-      if (a.size == 0) touch.size = block_size(reinterpret_cast<std::uintptr_t>(a.addr));
+      touch.size = freed(a);
       touch.other = 0;
-      own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;  // the next hand-back is this block's
-      freed_.push_back(FreedBlock{reinterpret_cast<std::uintptr_t>(a.addr), touch.size});
     }
     if (!starts_a_step(a.op)) {
       if (a.op != Op::fence) step_.add(touch);  // an acquire/release fence orders nothing here
@@ -276,19 +270,11 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // A block the scenario's single-threaded code allocated (its constructor,
   // before()): named, so that the threads' accesses to it are named the same way
   // in every execution. A block it freed waits in the allocator's pool like one a
-  // thread freed (a thread's allocation may get it: takes_from_pool), or is
+  // thread freed (a thread's allocation may get it: allocated), or is
   // deferred. Its other announcements order nothing (one thread runs).
   void harness_announce(const Access& a) override {
-    const auto addr = reinterpret_cast<std::uintptr_t>(a.addr);
-    if (a.op == Op::alloc) {
-      takes_from_pool(addr, a.size);  // no thread runs: which block it got orders nothing
-      name_block(a, 0);
-    } else if (a.op == Op::free) {
-      freed_.push_back(FreedBlock{addr, a.size ? a.size : block_size(addr)});
-      // Its deferral is a choice like a thread's free's (a thread's allocation may
-      // observe it); one no allocation follows (in after()) is pruned.
-      own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;
-    }
+    if (a.op == Op::alloc) allocated(a, 0);  // no thread runs: whether it took from the pool orders nothing
+    else if (a.op == Op::free) freed(a);
   }
   void completed(bool wrote) override {
     if (wrote || running_ == kNone) return;
@@ -437,7 +423,8 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
 
   // Canonical names, bit by bit:
   //   63     1 (no user-space address has it)
-  //   56-62  the allocator: 0 the harness, t + 1 thread t (N <= kMaxThreads = 16)
+  //   56-62  the allocator: 0 the harness, t + 1 thread t (N <= kMaxThreads = 16);
+  //          127 is no allocator: dpor::kReusePool, the allocator's reuse pool
   //   32-55  the allocation's number among that allocator's, from 0
   //   0-31   the offset in the block
   // The latest block covering an address names it (a freed block's address may be
@@ -455,22 +442,35 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     b.name = fits ? (std::uint64_t(1) << 63) | (std::uint64_t(allocator) << 56) | (number << 32) : 0;
     blocks_.push_back(b);
   }
-  // Whether an allocation of [addr, addr + size) changed the allocator's reuse
-  // pool (a write of it, footprint.hpp): it did when it lies where a block the
+  // The code allocated a block (`allocator`: 0 the harness, t + 1 thread t): names
+  // it, and returns whether the allocation changed the allocator's reuse pool (a
+  // write of it, footprint.hpp). It did when the block lies where a block the
   // code freed in this execution was (Relacy handed that block out again; it
   // leaves the pool), and is taken to have done so whenever any such block is
   // still waiting — the blocks' sizes in Relacy's allocator (with its header, an
   // array's cookie, an over-aligned block's slack) are not known here, so which
   // of them this allocation could have got is not either. Only an allocation
   // with no freed block waiting is fresh to the execution, and reads the pool.
-  bool takes_from_pool(std::uintptr_t addr, std::size_t size) {
-    const std::uintptr_t end = addr + (size ? size : 1);
+  bool allocated(const Access& a, unsigned allocator) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(a.addr);
+    name_block(a, allocator);
     for (auto it = freed_.begin(); it != freed_.end(); ++it)
-      if (addr < it->addr + it->size && it->addr < end) {
+      if (dpor::ranges_overlap(addr, a.size, it->addr, it->size)) {
         freed_.erase(it);
         return true;
       }
     return !freed_.empty();
+  }
+  // The code freed a block (a thread, or the single-threaded code: a lin
+  // prefix): it waits in the reuse pool, and whether Relacy defers it is a choice
+  // (frees_own_block; one no allocation follows is pruned). Returns its size (an
+  // array's, announced as 0, is the one its allocation announced).
+  std::size_t freed(const Access& a) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(a.addr);
+    const std::size_t size = a.size ? a.size : block_size(addr);
+    freed_.push_back(FreedBlock{addr, size});
+    own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;  // the next hand-back is this block's
+    return size;
   }
   std::uintptr_t canonical_address(std::uintptr_t addr) const {
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
