@@ -208,6 +208,16 @@ void print_crash(const CrashReport& c) {
 // A failure that did not happen again when its execution was re-run alone.
 void report_nondeterministic(const RunRecord& r, const ModelEntry& e, const Options& o,
                              const ModelOutcome& outcome) {
+  if (outcome.diverged) {
+    std::printf("\n=== %s/%s (%s scheduler%s) FAILED: NONDETERMINISTIC SCENARIO ===\n"
+                "execution %llu did not repeat the choices of the path it replayed: the search cannot\n"
+                "cover what it did not run. The scenario does not depend on the schedule alone: look\n"
+                "for ::rand(), static or global state, or values of addresses in the scenario or the structure.\n",
+                e.structure.c_str(), e.scenario.c_str(), r.get("scheduler").c_str(),
+                o.fault.empty() ? "" : (", fault " + o.fault).c_str(),
+                static_cast<unsigned long long>(outcome.failing_iteration));
+    return;
+  }
   std::printf("\n=== %s/%s (%s scheduler%s) FAILED: NONDETERMINISTIC SCENARIO ===\n"
               "iteration %llu failed (%s), but re-run alone from the same scheduler state it %s.\n"
               "The scenario does not depend on the schedule alone: look for ::rand(), static or\n"
@@ -384,7 +394,8 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     r.failure = failure_words(outcome);
     if (!outcome.reproduced) {
       r.failure = "NONDETERMINISTIC SCENARIO";
-      r.str("first_failure", failure_words(outcome));
+      r.str("first_failure", outcome.diverged ? "an execution did not repeat the choices of the path it replayed"
+                                              : failure_words(outcome));
     }
     r.str("failure", r.failure);
     if (outcome.reproduced) {

@@ -47,7 +47,7 @@ rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out
   ledger.observer = observer;
   tree_search_fraction() = 0;
   current_run().outcomes.drop_pending();
-  current_run().observer.in_harness_code = false;
+  current_run().observer.harness_part = model::HarnessPart::none;
   params.collect_history = history;
   CrashGuard crash_guard;  // a signal in scenario code fails the execution (crash.hpp)
   model::access_observer() = &current_run().observer;
@@ -157,6 +157,18 @@ ModelOutcome run_model(const ModelRequest& request, SchedulerKind scheduler) {
     o.pruned_free_deferrals = model::dpor_stats().pruned_frees;
     o.pending = model::dpor_stats().pending;
     diverged = model::dpor_stats().diverged;
+    o.diverged = diverged;
+  }
+  if (diverged && result == rl::test_result_success) {
+    // The last execution did not follow its path (the scheduler ended the search
+    // there: dpor/scheduler.hpp, iteration_end_impl): the scenario is
+    // nondeterministic, and the search did not cover what it says it did.
+    o.result = rl::test_result_user_assert_failed;
+    o.reproduced = false;
+    o.rerun_result = rl::test_result_success;
+    o.failing_iteration = o.executions;
+    o.no_shared_access = current_run().observer.thread_accesses == 0;
+    return o;
   }
   if (scheduler == SchedulerKind::pct) {
     o.pct_steps = pct_settings().steps;

@@ -99,11 +99,18 @@ class OutcomeSet {
 };
 static_assert(2 * kMaxOutcomes == 8192, "OutcomeSet hashes to 13 bits");
 
-// A scheduler that wants every announcement of the threads (DPOR), and the
-// blocks the single-threaded parts allocate (harness_announce: their addresses).
+// The scenario's single-threaded parts, which Relacy runs on the fiber of the
+// thread that starts first (constructor, before()), of the thread that finishes
+// last (after(), destructor), or of the thread at a scheduling point (invariant():
+// Relacy evaluates it at every one, between two steps).
+enum class HarnessPart { none, constructor, before, invariant, after, destructor };
+
+// A scheduler that wants every announcement of the threads (DPOR), and those of
+// the single-threaded parts (harness_announce): their allocations and frees, and
+// what invariant() reads between steps.
 class SchedulerObserver : public AccessObserver {
  public:
-  virtual void harness_announce(const Access& a) = 0;
+  virtual void harness_announce(const Access& a, HarnessPart part) = 0;
 };
 
 // The scheduler that wants the announcements, while it lives.
@@ -118,18 +125,18 @@ inline SchedulerObserver*& scheduler_observer() {
 class RunObserver final : public AccessObserver {
  public:
   void announce(const Access& a) override {
-    if (in_harness_code) {  // the scenario's constructor, before(), after(), invariant()
-      if (SchedulerObserver* s = scheduler_observer()) s->harness_announce(a);
+    if (harness_part != HarnessPart::none) {  // the scenario's constructor, before(), after(), invariant()
+      if (SchedulerObserver* s = scheduler_observer()) s->harness_announce(a, harness_part);
       return;
     }
     ++thread_accesses;
     if (SchedulerObserver* s = scheduler_observer()) s->announce(a);
   }
   void completed(bool wrote) override {
-    if (in_harness_code) return;
+    if (harness_part != HarnessPart::none) return;
     if (SchedulerObserver* s = scheduler_observer()) s->completed(wrote);
   }
-  bool in_harness_code = false;     // set around the single-threaded parts
+  HarnessPart harness_part = HarnessPart::none;  // set around the single-threaded parts
   std::uint64_t thread_accesses = 0;  // announcements inside thread bodies, whole run
 };
 
@@ -146,16 +153,18 @@ inline CurrentRun& current_run() {
   return run;
 }
 
-// Sets the flag for the duration of a single-threaded part of the scenario.
+// Names the single-threaded part of the scenario running, for its duration.
 class HarnessCode {
  public:
-  HarnessCode() : was_(current_run().observer.in_harness_code) { current_run().observer.in_harness_code = true; }
-  ~HarnessCode() { current_run().observer.in_harness_code = was_; }
+  explicit HarnessCode(HarnessPart part) : was_(current_run().observer.harness_part) {
+    current_run().observer.harness_part = part;
+  }
+  ~HarnessCode() { current_run().observer.harness_part = was_; }
   HarnessCode(const HarnessCode&) = delete;
   HarnessCode& operator=(const HarnessCode&) = delete;
 
  private:
-  bool was_;
+  HarnessPart was_;
 };
 
 // First member of every test object: runs when Relacy starts an execution.
@@ -195,26 +204,26 @@ struct ErasedTest : rl::test_suite<ErasedTest<N>, N> {
   void* self;
 
   ErasedTest() : self(current_run().storage) {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::constructor);
     current_run().hooks->construct(self);
   }
   ~ErasedTest() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::destructor);
     current_run().hooks->destroy(self);
   }
   void before() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::before);
     current_run().hooks->before(self);
   }
   void thread(unsigned index) { current_run().hooks->thread(self, index); }
   void after() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::after);
     CurrentRun& run = current_run();
     run.hooks->after(self);  // a failing check does not return
     if (run.collect_outcomes && run.hooks->outcome) run.outcomes.set_pending(run.hooks->outcome(self));
   }
   void invariant() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::invariant);
     current_run().hooks->invariant(self);
   }
 };
