@@ -15,9 +15,22 @@
 #include "harness/model/any_scheduler.hpp"
 #include "harness/model/crash.hpp"
 #include "harness/model/pct_scheduler.hpp"
+#include "harness/model/relacy_allocator.hpp"
 #include "harness/model/simulation.hpp"
 #include "harness/model/tree_estimate.hpp"
 #include "sync/relacy_sync.hpp"
+
+// Relacy's context for a scenario of N threads, and its allocator (relacy_allocator.hpp).
+namespace lfcheck::model::relacy_allocator {
+template <rl::thread_id_t N>
+using Context = rl::context_impl<ErasedTest<N>, AnyScheduler<N>>;
+template struct Reach<ContextMemory<Context<1>>, &Context<1>::memory_>;
+template struct Reach<ContextMemory<Context<2>>, &Context<2>::memory_>;
+template struct Reach<ContextMemory<Context<3>>, &Context<3>::memory_>;
+template struct Reach<ContextMemory<Context<4>>, &Context<4>::memory_>;
+template struct Reach<ContextMemory<Context<5>>, &Context<5>::memory_>;
+template struct Reach<ContextMemory<Context<6>>, &Context<6>::memory_>;
+}  // namespace lfcheck::model::relacy_allocator
 
 namespace lfcheck {
 namespace {
@@ -45,6 +58,8 @@ rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out
   ledger.limit = limit;
   ledger.deadline = deadline;
   ledger.observer = observer;
+  static_assert(kMaxModelThreads == 6, "relacy_allocator::Reach is instantiated for 1..6 threads");
+  ledger.start_execution = &model::relacy_allocator::flush_deferred_frees<model::relacy_allocator::Context<N>>;
   tree_search_fraction() = 0;
   current_run().outcomes.drop_pending();
   current_run().observer.harness_part = model::HarnessPart::none;

@@ -5,8 +5,9 @@
 //  - ErasedTest<N>: the rl::test_suite Relacy runs, one type per thread count for
 //    every scenario (the scenario is reached through ScenarioHooks), so Relacy's
 //    context is instantiated once per N in the runner library. Its members, in
-//    order: ExecutionTick (counts the execution, and ends the run at a limit, a
-//    deadline or an interrupt: every scheduler's executions start there), LabelReset (forgets the previous execution's variable names),
+//    order: ExecutionTick (starts the execution with Relacy's deferred frees handed
+//    back, counts it, and ends the run at a limit, a deadline or an interrupt: every
+//    scheduler's executions start there), LabelReset (forgets the previous execution's variable names),
 //    then the scenario, constructed in storage the runner allocated outside the
 //    simulation.
 //  - The run's state (CurrentRun): the hooks, the storage, the outcome set, and
@@ -36,6 +37,9 @@ struct ExecutionLedger {
   bool budget_hit = false;
   bool interrupt_hit = false;  // the command was interrupted (harness/cli/interrupt.hpp)
   ExecutionObserver observer;
+  // Called as each execution starts, before the scenario is built: hands Relacy's
+  // deferred frees back (harness/model/relacy_allocator.hpp).
+  void (*start_execution)() = nullptr;
 };
 
 inline ExecutionLedger& execution_ledger() {
@@ -171,6 +175,7 @@ class HarnessCode {
 struct ExecutionTick {
   ExecutionTick() {
     ExecutionLedger& l = execution_ledger();
+    if (l.start_execution) l.start_execution();
     current_run().outcomes.commit_pending();  // the previous execution passed
     if (l.executions == l.limit) {
       l.limit_hit = true;

@@ -40,6 +40,14 @@
 //                         single-threaded code's allocations observe the allocator's
 //                         reuse pool like a thread's.
 //
+//   reuse_history         two frees and two allocations of their size in one thread,
+//                         many steps of another: which blocks the allocations get
+//                         must depend on the execution's own choices, never on how
+//                         many executions (and deferred frees) came before it —
+//                         Relacy's allocator keeps deferred blocks in a ring that
+//                         outlives the execution, so each execution starts with it
+//                         flushed (harness/model/relacy_allocator.hpp).
+//
 // Not compared with the full search (model.runner_truth runs it under dpor):
 //   diverge_last          nondeterministic in its last execution only (the second,
 //                         which the process counts): it ends before the choice its
@@ -263,6 +271,40 @@ struct ReuseSeenInAfter : ScenarioBase {
   }
 };
 
+template <class Sync, SoundnessFault F>
+struct ReuseHistory : ScenarioBase {
+  static constexpr const char* name = "reuse_history";
+  static constexpr const char* description =
+      "two frees, then two allocations of their size beside an unrelated thread: which blocks they get (dpor self-test)";
+  static constexpr unsigned threads = 2;
+  Block* x = Sync::template create<Block>();
+  Block* y = Sync::template create<Block>();
+  Block* got[2] = {};
+  typename Sync::template atomic<int> noise{0};
+  void thread(unsigned i) {
+    if (i == 0) {
+      Sync::destroy(x);  // each deferred or not
+      Sync::destroy(y);
+      got[0] = Sync::template create<Block>();
+      got[1] = Sync::template create<Block>();
+      return;
+    }
+    // Relaxed: steps of a thread that shares nothing with thread 0, so that the full
+    // search runs many executions (and many deferrals) before it is done.
+    for (int k = 1; k <= 6; ++k) noise.store(k, std::memory_order_relaxed);
+  }
+  void after() {
+    Sync::destroy(got[0]);
+    Sync::destroy(got[1]);
+  }
+  // Which freed block each allocation got (an address comparison: never read):
+  // 1 x, 2 y, 0 a block fresh to the execution.
+  std::uint64_t outcome() const {
+    auto kind = [&](const Block* b) { return b == x ? 1u : b == y ? 2u : 0u; };
+    return kind(got[0]) * 3 + kind(got[1]);
+  }
+};
+
 // Executions of diverge_last in this process (harness-side, invisible to Relacy).
 inline unsigned diverge_last_executions = 0;
 
@@ -289,6 +331,7 @@ LFCHECK_MODEL(SoundnessFault, KickerWait);
 LFCHECK_MODEL(SoundnessFault, GiveWayAsleepYield);
 LFCHECK_MODEL(SoundnessFault, GiveWayAsleepSpin);
 LFCHECK_MODEL(SoundnessFault, ReuseSeenInAfter);
+LFCHECK_MODEL(SoundnessFault, ReuseHistory);
 LFCHECK_MODEL(SoundnessFault, DivergeLast);
 
 }  // namespace soundness_probes

@@ -15,8 +15,9 @@
 //     Relacy's weak memory may hand a re-read a newer value) and had no
 //     compare-exchange fail spuriously (a re-run's would succeed), and
 //   - saw none of its reads overwritten by another thread since it read them,
-// and both read the same stores of the same locations (per location, the count
-// of writes to it so far in the execution); it stays parked until another thread
+// and both read something, and the same stores of the same locations (per
+// location, the count of writes to it so far in the execution; an iteration that
+// read nothing waits for no one); it stays parked until another thread
 // writes (or frees) a location the iteration read. Nothing is lost: running the
 // iteration again before such a write would read the same values and do the
 // same nothing. Why two iterations, not one: an iteration also depends on what
@@ -82,7 +83,9 @@ class SpinAwaits {
   bool hint(unsigned thread) {
     Iteration& it = iteration_[thread];
     Signature now;
-    now.clean = !it.wrote && !it.unrepeatable && !it.stale;
+    // An iteration that read nothing waits for no one (two spin hints in a row, a
+    // yield between two steps): nothing could wake it, so it is not an await.
+    now.clean = !it.wrote && !it.unrepeatable && !it.stale && !it.reads.empty();
     for (auto a : it.reads) now.reads.push_back({a, writes_to(a)});
     Signature& before = previous_[thread];
     const bool await = now.clean && before.clean && now.reads == before.reads;
