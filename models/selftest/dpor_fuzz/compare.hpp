@@ -5,7 +5,8 @@
 //   - for a pass, the set of outcomes of the passing executions (interpreter.hpp)
 //     and the union of the states the invariant observed.
 // A program whose full search does not end within the caps is skipped ("full
-// search too large"), never counted as agreement; one whose DPOR search does not
+// search too large"), never counted as agreement, and so is one whose full search
+// is not reproducible (Relacy's own state at fault); one whose DPOR search does not
 // end where the full search did is a disagreement (DPOR must end wherever the
 // full search does: it explores no more classes than schedules).
 #pragma once
@@ -32,6 +33,7 @@ struct SearchResult {
   std::uint64_t executions = 0;
   std::vector<std::uint64_t> outcomes, states;
   bool outcomes_complete = true;
+  bool reproduced = true;  // a failure: its execution failed again when re-run alone
   std::vector<std::string> outcome_texts, state_texts;  // filled when asked to describe
 };
 
@@ -39,6 +41,7 @@ enum class Finding {
   agree,
   skipped_too_large,   // the full search did not end within the caps
   skipped_overflow,    // an execution's log overflowed, or the outcome set did
+  skipped_oracle,      // the full search failed, and its failing execution did not fail again alone
   verdict,             // one passed, the other failed
   missing_outcomes,    // both passed; the full search has outcomes DPOR has not
   extra_outcomes,      // both passed; DPOR has outcomes the full search has not (and none missing)
@@ -46,6 +49,7 @@ enum class Finding {
   dpor_unfinished,     // the full search ended, DPOR did not within the caps
 };
 const char* name(Finding f);
+bool is_skip(Finding f);  // not compared: never an agreement
 bool is_disagreement(Finding f);
 
 struct Comparison {

@@ -44,6 +44,7 @@ class Generator {
   }
 
   Program make() {
+    p_.block_stores_after = !shape_.has(Feature::block_constructors);
     objects();
     p_.threads.resize(threads_);
     const unsigned most = threads_ <= 2 ? 4 : 3;
@@ -62,11 +63,11 @@ class Generator {
   // --- the shared objects ---------------------------------------------------------
   void objects() {
     const unsigned atomics = 1 + r_.below(kMaxAtomics);
-    for (unsigned i = 0; i < atomics; ++i) p_.atomics.push_back(initial(8));
+    for (unsigned i = 0; i < atomics; ++i) p_.atomics.push_back(initial(3));
     p_.mutexes = r_.pick({0u, 0u, 1u, 1u, 2u});
     const unsigned cells = r_.pick({0u, 0u, 1u, 1u, 2u});
     for (unsigned i = 0; i < cells; ++i) {
-      p_.cells.push_back(initial(10));
+      p_.cells.push_back(initial(5));
       CellRule rule;
       const unsigned roll = r_.below(100);
       if (roll < 15) rule.kind = CellRule::free;
@@ -387,10 +388,28 @@ class Generator {
         return true;
     return false;
   }
+  // The value another thread stores last (top level) into atomic a, if any.
+  bool last_stored(unsigned t, unsigned a, int& value) const {
+    bool found = false;
+    for (unsigned u = 0; u < threads_; ++u) {
+      if (u == t) continue;
+      for (const Op& op : p_.threads[u])
+        if (op.object == a && (op.kind == Kind::store || (op.kind == Kind::rmw && op.rmw == Rmw::exchange))) {
+          value = op.value;
+          found = true;
+        }
+    }
+    return found;
+  }
   void complete_awaits() {
     for (unsigned t = 0; t < threads_; ++t)
-      for (const Op& op : p_.threads[t]) {
+      for (Op& op : p_.threads[t]) {
         if (op.kind != Kind::await) continue;
+        // Wait for what another thread stores last, where one does: a value
+        // overwritten before the loop sees it leaves it spinning (a livelock both
+        // searches report; the likelier the wait ends, the more a program tests).
+        int value = 0;
+        if (r_.chance(70) && last_stored(t, op.object, value) && value != p_.atomics[op.object].value) op.value = value;
         bool stored = false;
         for (unsigned u = 0; u < threads_; ++u)
           if (u != t && stores(p_.threads[u], op.object, op.value)) stored = true;
@@ -446,6 +465,7 @@ const char* name(Feature f) {
     case Feature::await_writes: return "await-writes";
     case Feature::timed_waits: return "timed-waits";
     case Feature::block_sync: return "block-sync";
+    case Feature::block_constructors: return "block-constructors";
     case Feature::count: break;
   }
   return "?";

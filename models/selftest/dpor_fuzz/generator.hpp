@@ -47,6 +47,7 @@ enum class Feature : unsigned {
   await_writes,      // await loops whose bodies write or notify
   timed_waits,       // wait_for_ns
   block_sync,        // a peeked block's mutex or condition variable used (freed while in use)
+  block_constructors,  // blocks whose constructor stores (an atomic member with its initial value)
   count
 };
 const char* name(Feature f);

@@ -104,8 +104,15 @@ class Interpreter {
   using Atomic = typename Sync::template atomic<int>;
   using Cell = typename Sync::template cell<int>;
   struct SyncBlock {
-    Atomic a{0};
+    // a's 0 is stored by its constructor — rl::atomic's, inside `new`: a scheduling
+    // point before create() announces the block — or, for a program whose blocks
+    // store it after (Program::block_stores_after), by an announced store.
+    std::optional<Atomic> a;
     Cell c{0};
+    SyncBlock() {
+      if (program->block_stores_after) a.emplace();
+      else a.emplace(0);
+    }
     typename Sync::mutex m;
     typename Sync::condvar v;
   };
@@ -153,7 +160,7 @@ class Interpreter {
       SyncBlock* b = slots_[i]->load(std::memory_order_relaxed);
       note(kHookPart, kFinalSlot - int(i), which(b));
       if (!b) continue;
-      note(kHookPart, kFinalSlotValue - int(i), b->a.load(std::memory_order_relaxed));
+      note(kHookPart, kFinalSlotValue - int(i), b->a->load(std::memory_order_relaxed));
       destroy(b);
     }
   }
@@ -234,6 +241,8 @@ class Interpreter {
   SyncBlock* create_sync(unsigned allocator, std::int32_t* reuse = nullptr) {
     SyncBlock* b = Sync::template create<SyncBlock>();
     const std::int32_t r = allocated(b, allocator);
+    // Relaxed: as the constructor's store would be; whoever gets b gets it through a slot.
+    if (p_.block_stores_after) b->a->store(0, std::memory_order_relaxed);
     if (reuse) *reuse = r;
     return b;
   }
@@ -272,14 +281,14 @@ class Interpreter {
 
   void use(SyncBlock* b, const Op& op, unsigned part) {
     switch (op.use) {
-      case BlockUse::load: note(part, op.label, b->a.load(order(op.failure))); break;
-      case BlockUse::store: b->a.store(op.value, order(op.failure)); break;
-      case BlockUse::fetch_add: note(part, op.label, b->a.fetch_add(1, order(op.failure))); break;
+      case BlockUse::load: note(part, op.label, b->a->load(order(op.failure))); break;
+      case BlockUse::store: b->a->store(op.value, order(op.failure)); break;
+      case BlockUse::fetch_add: note(part, op.label, b->a->fetch_add(1, order(op.failure))); break;
       case BlockUse::cell_load: note(part, op.label, b->c.load()); break;
       case BlockUse::cell_store: b->c.store(op.value); break;
       case BlockUse::lock_store:
         b->m.lock();
-        b->a.store(op.value, std::memory_order_relaxed);  // relaxed: ordered by b->m
+        b->a->store(op.value, std::memory_order_relaxed);  // relaxed: ordered by b->m
         b->m.unlock();
         break;
       case BlockUse::notify: b->v.notify_all(); break;
@@ -339,7 +348,7 @@ class Interpreter {
         SyncBlock* b = slots_[op.object]->exchange(nullptr, order(op.order));
         note(part, op.label, which(b));
         if (!b) break;
-        note(part, op.label, b->a.load(std::memory_order_relaxed));  // relaxed: an atomic, read once
+        note(part, op.label, b->a->load(std::memory_order_relaxed));  // relaxed: an atomic, read once
         destroy(b);
         break;
       }

@@ -1,14 +1,11 @@
 // lfcheck-dpor-fuzz: the differential fuzzer of issue 43 — random programs over the
 // whole Sync API, each searched by Relacy's full search and by lfcheck's DPOR
 // search, which must agree (compare.hpp). `--help` says how to run it.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <map>
-#include <utility>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -18,6 +15,7 @@
 #include "harness/report/report.hpp"
 #include "models/selftest/dpor_fuzz/compare.hpp"
 #include "models/selftest/dpor_fuzz/generator.hpp"
+#include "models/selftest/dpor_fuzz/report.hpp"
 
 namespace lfcheck::dpor_fuzz {
 namespace {
@@ -55,14 +53,18 @@ options:
   --shard I/N          only the programs whose index is I modulo N
   --exclude LIST       leave these program features out (comma-separated:
                        hook-allocations, standalone-hints, invariant,
-                       await-writes, timed-waits, block-sync): to look past an
+                       await-writes, timed-waits, block-sync,
+                       block-constructors): to look past an
                        open finding about one; the summary and the JSON say what
                        was left out (program I differs with a different LIST)
   --keep-going         go on after a disagreement (default: stop at the first)
   --no-minimise        print a disagreeing program as generated, not minimised
   --break-dpor F       test only: DPOR is told wrong announcements (F: store-as-load,
                        free-unannounced) — the comparison must find disagreements
-  --json FILE          write the run's record (seed, counts, each disagreement)
+  --json FILE          write the run's records ({"runs":[...]}: a summary record
+                       with the seed and counts, and a failing record per
+                       disagreement with its program, finding and replay line)
+  --junit FILE         the same as JUnit XML
   --verbose            one line per program
   --quiet              no progress line
   --help               this text
@@ -86,42 +88,23 @@ struct Options {
   cli::Shard shard;
   bool keep_going = false, minimise = true, verbose = false, quiet = false;
   Break fault = Break::none;
-  std::string json;
+  std::string json, junit;
 };
 
 std::vector<bool> parse_keep(const std::string& program, const std::string& text, std::size_t n) {
+  if (n == 0) cli::usage_error(program, "--keep: the program has no statements");
   std::vector<bool> keep(n, false);
   std::size_t at = 0;
   while (at <= text.size()) {
     const std::size_t comma = std::min(text.find(',', at), text.size());
     const std::string item = text.substr(at, comma - at);
     const std::size_t dash = item.find('-');
-    const std::uint64_t lo = cli::parse_number(program, "--keep", item.substr(0, dash), 0, n ? n - 1 : 0);
+    const std::uint64_t lo = cli::parse_number(program, "--keep", item.substr(0, dash), 0, n - 1);
     const std::uint64_t hi =
-        dash == std::string::npos ? lo : cli::parse_number(program, "--keep", item.substr(dash + 1), lo, n ? n - 1 : 0);
-    if (n == 0) cli::usage_error(program, "--keep: the program has no statements");
+        dash == std::string::npos ? lo : cli::parse_number(program, "--keep", item.substr(dash + 1), lo, n - 1);
     for (std::uint64_t i = lo; i <= hi; ++i) keep[i] = true;
     at = comma + 1;
   }
-  return keep;
-}
-
-std::string keep_text(const std::vector<bool>& keep) {
-  std::string out;
-  for (std::size_t i = 0; i < keep.size(); ++i) {
-    if (!keep[i]) continue;
-    std::size_t j = i;
-    while (j + 1 < keep.size() && keep[j + 1]) ++j;
-    if (!out.empty()) out += ",";
-    out += std::to_string(i) + (j > i ? "-" + std::to_string(j) : "");
-    i = j;
-  }
-  return out;
-}
-
-std::vector<bool> keep_mask(const std::vector<unsigned>& numbers, std::size_t n) {
-  std::vector<bool> keep(n, false);
-  for (unsigned i : numbers) keep[i] = true;
   return keep;
 }
 
@@ -144,74 +127,6 @@ std::string replay_command(const Options& o, std::uint64_t index, unsigned depth
   if (!keep.empty()) cmd += " --keep " + keep;
   if (o.fault != Break::none) cmd += std::string(" --break-dpor ") + name(o.fault);
   return cmd;
-}
-
-// Both searches' sets side by side: what only one has, then what both have.
-void print_sets(const char* what, const std::vector<std::uint64_t>& full, const std::vector<std::string>& full_text,
-                const std::vector<std::uint64_t>& dpor, const std::vector<std::string>& dpor_text) {
-  std::printf("%s: full search %zu, dpor %zu\n", what, full.size(), dpor.size());
-  auto text_of = [](const std::vector<std::uint64_t>& v, const std::vector<std::string>& t, std::uint64_t x) {
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (v[i] == x && i < t.size()) return t[i];
-    return std::string("?");
-  };
-  for (std::size_t i = 0; i < full.size(); ++i)
-    if (!std::binary_search(dpor.begin(), dpor.end(), full[i]))
-      std::printf("  only in full: %s\n", text_of(full, full_text, full[i]).c_str());
-  for (std::size_t i = 0; i < dpor.size(); ++i)
-    if (!std::binary_search(full.begin(), full.end(), dpor[i]))
-      std::printf("  only in dpor: %s\n", text_of(dpor, dpor_text, dpor[i]).c_str());
-  for (std::size_t i = 0; i < full.size(); ++i)
-    if (std::binary_search(dpor.begin(), dpor.end(), full[i]))
-      std::printf("  in both:      %s\n", text_of(full, full_text, full[i]).c_str());
-}
-
-std::string search_line(const SearchResult& r) {
-  return r.verdict + ", " + std::to_string(r.executions) + (r.executions == 1 ? " execution" : " executions");
-}
-
-struct Disagreement {
-  std::uint64_t index;
-  unsigned depth;
-  Finding finding;
-  std::string program, keep, replay, full, dpor;
-  std::size_t statements, kept;
-};
-
-// Prints one disagreement in full (minimised unless asked not to) of
-// keep_only(generated, keep); returns its record.
-Disagreement report(const Options& o, const Program& generated, std::vector<bool> keep, const Comparison& found) {
-  Disagreement d;
-  d.index = generated.index;
-  d.depth = found.load_depth;
-  d.finding = found.finding;
-  d.statements = positions(generated).size();
-  if (o.minimise) keep = minimise(generated, keep, found.load_depth, found.finding, o.limits, o.fault);
-  const Program shown = keep_only(generated, keep);
-  d.kept = positions(shown).size();
-  d.keep = d.kept == d.statements ? "" : keep_text(keep_mask(kept_numbers(generated, keep), d.statements));
-  const Comparison c = compare(shown, found.load_depth, o.limits, o.fault, /*describe=*/true);
-  std::printf("\nDISAGREEMENT (%s) at load depth %u: program %llu of seed %llu", name(c.finding), c.load_depth,
-              static_cast<unsigned long long>(d.index), static_cast<unsigned long long>(o.seed));
-  if (d.kept != d.statements) std::printf(", minimised from %zu statements to %zu", d.statements, d.kept);
-  const std::vector<unsigned> numbers = kept_numbers(generated, keep);
-  std::printf("\n%s", print(shown, numbers).c_str());
-  std::printf("full search: %s\ndpor:        %s\n", search_line(c.full).c_str(), search_line(c.dpor).c_str());
-  if (c.full.passed && c.dpor.passed) {
-    print_sets("outcomes of the passing executions", c.full.outcomes, c.full.outcome_texts, c.dpor.outcomes,
-               c.dpor.outcome_texts);
-    if (!c.full.states.empty() || !c.dpor.states.empty())
-      print_sets("states the invariant observed", c.full.states, c.full.state_texts, c.dpor.states,
-                 c.dpor.state_texts);
-  }
-  if (c.finding != found.finding)
-    std::printf("(re-run for printing found: %s — the searches are not deterministic here)\n", name(c.finding));
-  d.replay = replay_command(o, d.index, d.depth, d.keep);
-  std::printf("replay: %s\n", d.replay.c_str());
-  d.program = print(shown, numbers);
-  d.full = search_line(c.full);
-  d.dpor = search_line(c.dpor);
-  return d;
 }
 
 Options parse(int argc, char** argv) {
@@ -275,6 +190,7 @@ Options parse(int argc, char** argv) {
       cli::usage_error(p.program(), "--break-dpor takes store-as-load or free-unannounced, not '" + std::string(v) + "'");
   });
   p.option("--json", [&](std::string_view v) { o.json = v; });
+  p.option("--junit", [&](std::string_view v) { o.junit = v; });
   const auto positional = p.parse(argc, argv);
   if (!positional.empty()) cli::usage_error(p.program(), "unexpected argument '" + positional[0] + "'");
   if (!o.keep.empty() && o.only < 0) cli::usage_error(p.program(), "--keep needs --program I");
@@ -288,6 +204,8 @@ Options parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   Options o = parse(argc, argv);
+  if (!o.keep.empty())  // a bad --keep is a usage error before anything runs
+    parse_keep("lfcheck-dpor-fuzz", o.keep, positions(generate(o.seed, static_cast<std::uint64_t>(o.only), o.shape)).size());
   cli::catch_interrupts();
   cli::acknowledge_sharding();
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.seed));
@@ -300,107 +218,71 @@ int main(int argc, char** argv) {
   const std::uint64_t first = o.only >= 0 ? static_cast<std::uint64_t>(o.only) : o.first;
   const std::uint64_t count = o.only >= 0 ? 1 : o.programs;
   ProgressLine progress("dpor-fuzz", !o.quiet && o.only < 0, "programs");
+  const ReplayLine replay = [&](std::uint64_t index, unsigned depth, const std::string& keep) {
+    return replay_command(o, index, depth, keep);
+  };
 
-  std::map<std::string, std::uint64_t> findings;  // per depth and finding
-  std::map<std::string, std::uint64_t> verdicts;   // the full search's verdicts of the compared programs
-  std::vector<Disagreement> disagreements;
-  std::uint64_t generated = 0, compared = 0, full_executions = 0, dpor_executions = 0;
-  const char* stopped = nullptr;
+  Tally tally;
+  std::string stopped;
   for (std::uint64_t i = first; i < first + count; ++i) {
     if (!o.shard.keeps(i)) continue;
-    if (cli::interrupted()) {
-      stopped = "interrupted";
-      break;
-    }
+    if (cli::interrupted()) break;
     if (o.max_seconds > 0 && elapsed() >= o.max_seconds) {
-      stopped = "time budget";
+      stopped = "the time budget (--max-seconds)";
       break;
     }
-    const Program generated_program = generate(o.seed, i, o.shape);
-    const std::size_t statements = positions(generated_program).size();
+    const Program generated = generate(o.seed, i, o.shape);
+    const std::size_t statements = positions(generated).size();
     const std::vector<bool> keep =
         o.keep.empty() ? std::vector<bool>(statements, true) : parse_keep("lfcheck-dpor-fuzz", o.keep, statements);
-    const Program program = keep_only(generated_program, keep);
-    if (o.only >= 0) std::printf("%s", print(program, kept_numbers(generated_program, keep)).c_str());
-    ++generated;
+    const Program program = keep_only(generated, keep);
+    if (o.only >= 0) std::printf("%s", print(program, kept_numbers(generated, keep)).c_str());
+    ++tally.generated;
     bool found = false;
     for (unsigned depth : o.depths) {
       const Comparison c = compare(program, depth, o.limits, o.fault, false);
-      ++findings["load depth " + std::to_string(depth) + ": " + name(c.finding)];
-      full_executions += c.full.executions;
-      dpor_executions += c.dpor.executions;
-      if (c.finding != Finding::skipped_too_large && c.finding != Finding::skipped_overflow) {
-        ++compared;
-        ++verdicts[c.full.passed ? "pass" : c.full.verdict];
-      }
+      if (cli::interrupted()) break;  // a search cut short: not a comparison
+      tally.add(c);
       if (o.verbose || o.only >= 0)
-        std::printf("program %llu, load depth %u: %s (full: %s; dpor: %s)\n", static_cast<unsigned long long>(i), depth,
-                    name(c.finding), search_line(c.full).c_str(),
-                    c.finding == Finding::skipped_too_large ? "not run" : search_line(c.dpor).c_str());
+        std::printf("program %llu, load depth %u: %s (full search: %s; dpor: %s)\n", static_cast<unsigned long long>(i),
+                    depth, name(c.finding), (c.full.verdict + ", " + std::to_string(c.full.executions)).c_str(),
+                    c.dpor.executions == 0
+                        ? "not run"
+                        : (c.dpor.verdict + ", " + std::to_string(c.dpor.executions)).c_str());
       if (!is_disagreement(c.finding)) continue;
       progress.finish();
-      disagreements.push_back(report(o, generated_program, keep, c));
+      tally.disagreements.push_back(describe(generated, keep, c, o.limits, o.fault, o.minimise, replay));
+      std::printf("\n%s", tally.disagreements.back().text.c_str());
       std::fflush(stdout);
       found = true;
     }
-    progress.update(generated, o.programs_given || o.only >= 0 ? count / o.shard.total : 0);
+    progress.update(tally.generated, o.programs_given || o.only >= 0 ? (count + o.shard.total - 1) / o.shard.total : 0);
     if (found && !o.keep_going) {
       stopped = "the first disagreement (--keep-going goes on)";
       break;
     }
   }
   progress.finish();
-  const double seconds = elapsed();
 
-  std::printf("\n%llu program%s generated, %llu comparisons (%zu load depth%s each), %.1f s, %.2f programs/s\n",
-              static_cast<unsigned long long>(generated), generated == 1 ? "" : "s",
-              static_cast<unsigned long long>(compared), o.depths.size(), o.depths.size() == 1 ? "" : "s", seconds,
-              seconds > 0 ? generated / seconds : 0.0);
-  for (const auto& [what, n] : findings) std::printf("  %s: %llu\n", what.c_str(), static_cast<unsigned long long>(n));
-  std::printf("  full search verdicts of the programs compared:");
-  for (const auto& [what, n] : verdicts) std::printf(" %s %llu;", what.c_str(), static_cast<unsigned long long>(n));
-  std::printf("\n  executions: full %llu, dpor %llu\n", static_cast<unsigned long long>(full_executions),
-              static_cast<unsigned long long>(dpor_executions));
-  if (stopped) std::printf("stopped at %s\n", stopped);
-  if (o.shape.excluded) std::printf("left out (--exclude): %s\n", excluded_text(o.shape).c_str());
-  const int status = !disagreements.empty() ? cli::kCheckFailed : compared == 0 ? cli::kUsage : cli::kPass;
-  if (status == cli::kPass)
-    std::printf("dpor-fuzz: %llu comparisons, 0 disagreements\n", static_cast<unsigned long long>(compared));
-  else if (status == cli::kCheckFailed)
-    std::printf("dpor-fuzz: %zu disagreement%s\n", disagreements.size(), disagreements.size() == 1 ? "" : "s");
-  else
-    std::printf("dpor-fuzz: no program compared (every full search too large?)\n");
-
-  if (!o.json.empty()) {
-    std::ofstream out(o.json);
-    auto q = [](const std::string& s) { return RunRecord::quote(s); };
-    out << "{\"tool\":\"dpor-fuzz\",\"seed\":" << o.seed << ",\"threads\":" << q(threads_text(o.shape))
-        << ",\"excluded\":" << q(excluded_text(o.shape)) << ",\"load_depths\":[";
-    for (std::size_t i = 0; i < o.depths.size(); ++i) out << (i ? "," : "") << o.depths[i];
-    out << "],\"first\":" << first << ",\"shard\":" << q(o.shard.text()) << ",\"break_dpor\":" << q(name(o.fault))
-        << ",\"programs\":" << generated << ",\"comparisons\":" << compared << ",\"seconds\":" << seconds
-        << ",\"programs_per_second\":" << (seconds > 0 ? generated / seconds : 0.0)
-        << ",\"full_executions\":" << full_executions << ",\"dpor_executions\":" << dpor_executions
-        << ",\"stopped\":" << (stopped ? q(stopped) : std::string("null")) << ",\"findings\":{";
-    bool comma = false;
-    for (const auto& [what, n] : findings) out << (std::exchange(comma, true) ? "," : "") << q(what) << ":" << n;
-    out << "},\"full_verdicts\":{";
-    comma = false;
-    for (const auto& [what, n] : verdicts) out << (std::exchange(comma, true) ? "," : "") << q(what) << ":" << n;
-    out << "},\"disagreements\":[";
-    for (std::size_t i = 0; i < disagreements.size(); ++i) {
-      const Disagreement& d = disagreements[i];
-      out << (i ? "," : "") << "{\"program\":" << d.index << ",\"load_depth\":" << d.depth
-          << ",\"finding\":" << q(name(d.finding)) << ",\"statements\":" << d.statements << ",\"kept\":" << d.kept
-          << ",\"keep\":" << q(d.keep) << ",\"text\":" << q(d.program) << ",\"full\":" << q(d.full)
-          << ",\"dpor\":" << q(d.dpor) << ",\"replay\":" << q(d.replay) << "}";
-    }
-    out << "],\"exit\":" << status << "}\n";
-    if (!out) {
-      std::fprintf(stderr, "lfcheck-dpor-fuzz: cannot write %s\n", o.json.c_str());
-      return cli::kUsage;
-    }
+  RunFacts facts;
+  facts.seed = o.seed;
+  facts.first = first;
+  facts.threads = threads_text(o.shape);
+  facts.excluded = excluded_text(o.shape);
+  for (unsigned d : o.depths) facts.load_depths += (facts.load_depths.empty() ? "" : ",") + std::to_string(d);
+  facts.shard = o.shard.text();
+  facts.fault = name(o.fault);
+  facts.interrupted = cli::interrupted();
+  facts.stopped = facts.interrupted ? "an interrupt" : stopped;
+  facts.seconds = elapsed();
+  const int status = print_summary(facts, tally);
+  const std::vector<RunRecord> runs = run_records(facts, tally);
+  if (status != exit_status(runs)) {  // never: the records and the exit status say one thing
+    std::fprintf(stderr, "lfcheck-dpor-fuzz: internal error: records say exit %d, the run %d\n", exit_status(runs), status);
+    return cli::kUsage;
   }
+  if (!o.junit.empty() && !write_junit(o.junit, "lfcheck.dpor-fuzz", runs, {"scenario"})) return cli::kUsage;
+  if (!o.json.empty() && !write_runs_json(o.json, runs)) return cli::kUsage;
   return status;
 }
 

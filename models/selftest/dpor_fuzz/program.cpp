@@ -23,7 +23,7 @@ namespace {
 bool observes(const Op& op) {
   switch (op.kind) {
     case Kind::load: case Kind::rmw: case Kind::cas: case Kind::cas_loop: case Kind::cell_load: case Kind::wait:
-    case Kind::await: case Kind::take: case Kind::peek: case Kind::local_block:
+    case Kind::await: case Kind::take: case Kind::peek: case Kind::local_block: case Kind::publish:
       return true;
     default:
       return false;
@@ -123,6 +123,20 @@ void print_ops(const std::vector<Op>& ops, int depth, unsigned& number, const st
   }
 }
 
+bool uses_sync_blocks(const std::vector<Op>& ops) {
+  for (const Op& op : ops)
+    if (op.kind == Kind::publish || (op.kind == Kind::local_block && op.block == BlockKind::sync) ||
+        uses_sync_blocks(op.body))
+      return true;
+  return false;
+}
+
+bool uses_sync_blocks(const Program& p) {
+  bool any = !p.slot_filled.empty();
+  for_each_part(p, [&](int, const std::vector<Op>& ops) { any = any || uses_sync_blocks(ops); });
+  return any;
+}
+
 }  // namespace
 
 void assign_labels(Program& p) {
@@ -190,8 +204,9 @@ std::string print(const Op& op) {
       return labelled(op, fmt("while (a%u.load(%s) != %d)", op.object, name(op.order), op.value)) +
              "  [r: the last iteration's reads, the exit]";
     case Kind::publish:
-      return fmt("b = create<SyncBlock>(); b->c.store(%d); old = p%u.exchange(b, %s); destroy(old)", op.value,
-                 op.object, name(op.order));
+      return labelled(op, fmt("b = create<SyncBlock>(); b->c.store(%d); old = p%u.exchange(b, %s); destroy(old)  "
+                              "[r: which block b is]",
+                              op.value, op.object, name(op.order)));
     case Kind::take:
       return labelled(op, fmt("b = p%u.exchange(nullptr, %s); if (b) { b->a.load(relaxed); destroy(b) }  "
                               "[r: block, its a]",
@@ -237,6 +252,9 @@ std::string print(const Program& p, const std::vector<unsigned>& numbers) {
   initials("cells", "c", p.cells);
   if (p.mutexes) out += fmt("  mutexes: %u\n", p.mutexes);
   if (p.condvars) out += fmt("  condition variables: %u\n", p.condvars);
+  if (uses_sync_blocks(p))
+    out += p.block_stores_after ? "  SyncBlock { atomic<int> a (its 0 stored after create()); cell<int> c{0}; mutex m; condvar v; }\n"
+                                : "  SyncBlock { atomic<int> a{0}; cell<int> c{0}; mutex m; condvar v; }\n";
   if (!p.slot_filled.empty()) {
     out += "  slots:";
     for (std::size_t i = 0; i < p.slot_filled.size(); ++i)

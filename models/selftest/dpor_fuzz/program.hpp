@@ -8,7 +8,8 @@
 // The shared objects, by number: atomics a0..a2 (int), cells c0..c1 (int), mutexes
 // m0..m1, condition variables v0..v1, and slots p0..p1 — atomics holding a pointer
 // to a heap block, a SyncBlock { atomic<int> a{0}; cell<int> c{0}; mutex m;
-// condvar v; } created and destroyed through Sync::create / Sync::destroy.
+// condvar v; } created and destroyed through Sync::create / Sync::destroy (its
+// atomic's 0 stored by its constructor, or after create(): block_stores_after).
 //
 // Every statement that observes something has a label (r0, r1, ...): what it
 // read goes into its thread's log, and the logs plus what after() reads make an
@@ -93,6 +94,7 @@ struct Program {
   std::vector<Initial> atomics, cells;
   unsigned mutexes = 0, condvars = 0;
   std::vector<bool> slot_filled;  // a slot's block is created by the constructor
+  bool block_stores_after = false;  // a SyncBlock's a gets its 0 from a store after create(), not its constructor
   std::vector<Op> before;         // single-threaded, after the constructor: stores, loads, publish, take
   std::vector<std::vector<Op>> threads;
   std::vector<Op> invariant;      // check, observe, local_block (plain)
