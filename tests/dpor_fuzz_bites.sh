@@ -9,9 +9,9 @@ set -u
 fuzzer=$1
 source "$(dirname "$0")/truth_lib.sh"
 # Programs of 2 threads at load depth 1; --exclude leaves out the classes of issue 43's
-# open findings (/work/wt/i43-findings.md names them), so that what the run finds is the fault's.
+# open findings (as model.dpor_fuzz does: tests/CMakeLists.txt), so that what it finds is the fault's.
 common=(--seed 7 --programs 60 --threads 2 --load-depth 1
-        --exclude hook-allocations,standalone-hints,invariant,await-writes,timed-waits,block-sync,block-constructors)
+        --exclude hook-allocations,standalone-hints,invariant,await-writes,block-constructors,timed-waits)
 for fault in store-as-load free-unannounced; do
   if run "$fault" 1 -- "$fuzzer" "${common[@]}" --break-dpor "$fault"; then
     replay=$(field "$dir/$fault.json" 1 replay)

@@ -87,8 +87,7 @@ class Generator {
       if (p_.condvars == 2 && condvar_cell_[1] == condvar_cell_[0]) condvar_mutex_[1] = condvar_mutex_[0];
     }
     const unsigned slots = r_.pick({0u, 0u, 0u, 1u, 1u, 2u});
-    for (unsigned i = 0; i < slots; ++i)
-      p_.slot_filled.push_back(r_.chance(40) && shape_.has(Feature::hook_allocations));
+    for (unsigned i = 0; i < slots; ++i) p_.slot_filled.push_back(r_.chance(40));
   }
   Initial initial(unsigned none_percent) {
     Initial v;
@@ -122,6 +121,36 @@ class Generator {
     return false;
   }
   int small_value() { return static_cast<int>(1 + r_.below(2)); }
+
+  // An atomic with an initial value that some thread stores into (any: `other` if
+  // possible, else another), for the invariant.
+  static void collect_stores(const std::vector<Op>& ops, std::vector<std::pair<unsigned, int>>& out) {
+    for (const Op& op : ops) {
+      if (op.kind == Kind::store || (op.kind == Kind::rmw && op.rmw == Rmw::exchange) ||
+          op.kind == Kind::cas)
+        out.push_back({op.object, op.value});
+      collect_stores(op.body, out);
+    }
+  }
+  std::vector<std::pair<unsigned, int>> stores_by_threads() const {
+    std::vector<std::pair<unsigned, int>> out;
+    for (const auto& t : p_.threads) collect_stores(t, out);
+    return out;
+  }
+  bool written_atomic(unsigned& a, unsigned other = ~0u) {
+    std::vector<unsigned> candidates;
+    for (const auto& [atomic, value] : stores_by_threads())
+      if (p_.atomics[atomic].has_value && atomic != other) candidates.push_back(atomic);
+    if (candidates.empty()) return other != ~0u ? initialised_atomic(a) : false;
+    a = candidates[r_.below(static_cast<unsigned>(candidates.size()))];
+    return true;
+  }
+  int stored_value(unsigned a) {
+    std::vector<int> values;
+    for (const auto& [atomic, value] : stores_by_threads())
+      if (atomic == a) values.push_back(value);
+    return values.empty() ? small_value() : values[r_.below(static_cast<unsigned>(values.size()))];
+  }
 
   // A cell thread t may touch here (`guard`: the mutex held, or kNoMutex).
   static constexpr unsigned kNoMutex = ~0u;
@@ -270,8 +299,9 @@ class Generator {
           op.kind = Kind::peek;
           op.order = r_.pick({Mo::acquire, Mo::seq_cst, Mo::consume, Mo::relaxed});
           op.use = r_.pick({BlockUse::load, BlockUse::store, BlockUse::fetch_add, BlockUse::cell_load,
-                            BlockUse::cell_store, BlockUse::lock_store, BlockUse::notify});
-          if (!shape_.has(Feature::block_sync) && (op.use == BlockUse::lock_store || op.use == BlockUse::notify))
+                            BlockUse::cell_store, BlockUse::lock_store, BlockUse::lock_unlock, BlockUse::notify});
+          if (!shape_.has(Feature::block_sync) &&
+              (op.use == BlockUse::lock_store || op.use == BlockUse::lock_unlock || op.use == BlockUse::notify))
             op.use = BlockUse::load;
           op.failure = op.use == BlockUse::store ? store_order() : op.use == BlockUse::load ? load_order() : any_order();
           op.value = small_value();
@@ -333,8 +363,11 @@ class Generator {
       for (unsigned i = 0; i < n; ++i) p_.before.push_back(hook_statement());
     }
     if (r_.chance(25) && shape_.has(Feature::invariant)) {
+      // Two atomics the threads write (different ones where there are), so that the
+      // states between the threads' steps differ; the check names a state that may
+      // show only between steps: a value stored into x, with y at its initial value.
       unsigned x = 0, y = 0;
-      if (initialised_atomic(x) && initialised_atomic(y)) {
+      if (written_atomic(x) && written_atomic(y, x)) {
         Op op;
         op.object = x;
         op.mutex = y;
@@ -342,10 +375,10 @@ class Generator {
           op.kind = Kind::observe;
           p_.invariant.push_back(op);
         }
-        if (r_.chance(50)) {
+        if (r_.chance(60)) {
           op.kind = Kind::check;
-          op.value = small_value();
-          op.expected = static_cast<int>(r_.below(3));
+          op.value = stored_value(x);
+          op.expected = r_.chance(70) ? p_.atomics[y].value : stored_value(y);
           p_.invariant.push_back(op);
         }
       }

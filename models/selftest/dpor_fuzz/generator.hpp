@@ -41,7 +41,7 @@ namespace lfcheck::dpor_fuzz {
 // a known, open finding is about, so that a run can look past it. A run that
 // leaves any out says so in its summary and its JSON: it covers less of the API.
 enum class Feature : unsigned {
-  hook_allocations,  // blocks the constructor, before(), invariant() or after() allocate or free
+  hook_allocations,  // blocks before(), invariant() or after() allocate or free (not the constructor's)
   standalone_hints,  // spin_hint() / yield() outside a loop
   invariant,         // invariant() that reads (check, observe)
   await_writes,      // await loops whose bodies write or notify

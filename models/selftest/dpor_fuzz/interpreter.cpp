@@ -291,6 +291,10 @@ class Interpreter {
         b->a->store(op.value, std::memory_order_relaxed);  // relaxed: ordered by b->m
         b->m.unlock();
         break;
+      case BlockUse::lock_unlock:
+        b->m.lock();
+        b->m.unlock();
+        break;
       case BlockUse::notify: b->v.notify_all(); break;
     }
   }

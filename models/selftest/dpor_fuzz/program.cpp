@@ -97,6 +97,7 @@ std::string use_text(const Op& op) {
     case BlockUse::cell_load: return "b->c.load()";
     case BlockUse::cell_store: return fmt("b->c.store(%d)", op.value);
     case BlockUse::lock_store: return fmt("b->m.lock(); b->a.store(%d, relaxed); b->m.unlock()", op.value);
+    case BlockUse::lock_unlock: return "b->m.lock(); b->m.unlock()";
     case BlockUse::notify: return "b->v.notify_all()";
   }
   return "?";

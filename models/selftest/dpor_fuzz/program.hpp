@@ -31,7 +31,7 @@ const char* name(Mo mo);
 enum class Rmw : std::uint8_t { exchange, fetch_add, fetch_sub, fetch_or, fetch_and };
 enum class Hint : std::uint8_t { spin_hint, yield };
 // What a peek does with the block it found in a slot.
-enum class BlockUse : std::uint8_t { load, store, fetch_add, cell_load, cell_store, lock_store, notify };
+enum class BlockUse : std::uint8_t { load, store, fetch_add, cell_load, cell_store, lock_store, lock_unlock, notify };
 // A hook allocation's block: the slots' SyncBlock, or a PlainBlock { int v; }
 // (no Relacy object inside: an invariant may allocate it).
 enum class BlockKind : std::uint8_t { sync, plain };
