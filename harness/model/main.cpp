@@ -24,6 +24,7 @@
 #include "harness/cli/progress.hpp"
 #include "harness/report/replay_file.hpp"
 #include "harness/report/report.hpp"
+#include "harness/model/dpor/bounds.hpp"
 #include "harness/model/failure_report.hpp"
 #include "harness/model_registry.hpp"
 
@@ -259,17 +260,6 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
   return q;
 }
 
-// What an exhaustive dpor run did not explore (docs/model.md, "What a verified
-// verdict means").
-std::string dpor_bounds(unsigned load_depth) {
-  return "no preemption bound; every load choice of Relacy's model with loads reading up to " +
-         std::to_string(load_depth) + (load_depth == 1 ? " store" : " stores") +
-         " back (no load buffering); spin loops as awaits, a retry that wrote giving way until another"
-         " thread steps; at most one spurious compare_exchange_weak failure per atomic; Relacy's"
-         " bookkeeping frees not deferred; allocations of blocks fresh to the execution commute (addresses"
-         " compared for identity only); no spurious condition-variable wake-ups";
-}
-
 // Runs one scenario under one scheduler; returns its record.
 RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Options& o,
                   bool show_progress, std::uint64_t slice_first = 0, std::uint64_t slice_iterations = 0,
@@ -345,7 +335,7 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     r.num("redundant", outcome.redundant).num("pruned_older_loads", outcome.pruned_older_loads);
     r.num("pruned_free_deferrals", outcome.pruned_free_deferrals);
     r.num("classes", outcome.executions - outcome.redundant);
-    r.str("bounds", dpor_bounds(o.load_depth));
+    r.str("bounds", model::dpor::bounds(o.load_depth));
   }
   if (scheduler == "pct") {
     // k and the executions that ran past it (PCT's guarantee covers executions of at most k steps).
@@ -687,7 +677,7 @@ int main_impl(int argc, char** argv) {
   for (auto& r : runs) verified += r.get("scheduler") == "dpor" && r.get("exhaustive") == "true";
   if (verified)
     std::printf("\nverified (dpor ended: every execution class explored): %zu run%s — within these bounds: %s\n",
-                verified, verified == 1 ? "" : "s", dpor_bounds(o.load_depth).c_str());
+                verified, verified == 1 ? "" : "s", model::dpor::bounds(o.load_depth).c_str());
   // Errors: interrupted runs, and the others no verdict covers (stopped at budget,
   // NO WORK, a worker that died).
   std::size_t failed = 0, unchecked = 0;

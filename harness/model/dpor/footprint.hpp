@@ -46,6 +46,7 @@
 //     ordered or hashed — as the canonical names already do.) Two frees, and a
 //     free against any allocation, stay dependent: their order decides which
 //     allocation reuses which block (ABA).
+//   - a step that ends with a give-way (kGiveWay) against every other thread's step.
 // Non-seq_cst fences change only the fencing thread's clocks: independent of all.
 // A spin hint touches nothing (its await is handled by the scheduler).
 //
@@ -117,6 +118,23 @@ inline Touch reuse_pool_touch(bool writes) {
   t.addr = kReusePool;
   t.size = 1;
   t.op = writes ? Op::cell_store : Op::cell_load;
+  return t;
+}
+
+// The give-way as a location: a spin hint whose iteration wrote makes its thread
+// give way (scheduler.hpp) — it runs again only after another thread's step, so
+// which step of another thread comes first after it decides when it may go on,
+// and the order of the give-way against every other thread's step matters (Relacy's
+// tree searches hold a yielder alike). The step that ends with a give-way writes
+// this location and every step reads it: the search explores the give-way before
+// and after each step of another thread. Allocator field 126: no block has it.
+constexpr std::uintptr_t kGiveWay = (std::uintptr_t(1) << 63) | (std::uintptr_t(0x7e) << 56);
+
+inline Touch give_way_touch(bool gives_way) {
+  Touch t;
+  t.addr = kGiveWay;
+  t.size = 1;
+  t.op = gives_way ? Op::cell_store : Op::cell_load;
   return t;
 }
 

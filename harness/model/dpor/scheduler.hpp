@@ -178,7 +178,14 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       step_.add(pending_[t]);  // done without a scheduling point of its own
       has_pending_[t] = false;
     }
-    close_step(t, current->state_ == rl::thread_state_blocked);
+    // A spin hint: an iteration that changed nothing parks the thread until a
+    // write it read (awaits.hpp); one that did gives way — the thread runs again
+    // only after another thread has taken a step (else a retry loop that writes
+    // would be explored spinning forever), and the step that ended there is
+    // ordered against every other thread's (kGiveWay, footprint.hpp): which step
+    // comes after it decides when the thread goes on. Relacy's tree searches hold
+    // a yielder alike (until another thread reaches a scheduling point).
+    if (close_step(t, current->state_ == rl::thread_state_blocked, spin)) yielded_ |= dpor::bit(t);
     if (search_.diverged_flag()) {  // the step just closed was not the one its node started
       nondeterministic();
       return current->index_;  // not reached
@@ -191,12 +198,6 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // re-lock's scheduling point unannounced: that step is known (begin_step).
     if (current->state_ == rl::thread_state_running && !has_pending_[t] && wait_phase_[t] != WaitPhase::relocking)
       unknown_next_[t] = true;
-    // A spin hint: an iteration that changed nothing parks the thread until a
-    // write it read (awaits.hpp); one that did gives way — the thread runs again
-    // only after another thread has taken a step (else a retry loop that writes
-    // would be explored spinning forever). Relacy's tree searches hold a yielder
-    // longer, until every other live thread has stepped: DPOR explores a superset.
-    if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
     // Not run into a mutex another thread holds (waiting_for_mutex) — unless no
@@ -356,6 +357,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   void begin_step(unsigned t) {
     running_ = t;
     step_.clear();
+    step_.add(dpor::give_way_touch(false));  // after another thread's give-way, it releases that thread
     own_frees_ = 0;
     resumed_ = !has_pending_[t] && started_[t] && has_last_op_[t];
     if (unknown_next_[t]) {  // it begins at a scheduling point no announcement named
@@ -388,15 +390,20 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     }
   }
 
-  // `blocked`: the step ended with t parked in Relacy (a wait, a lock it did not get).
-  void close_step(unsigned t, bool blocked) {
-    if (running_ != t) return;
+  // `blocked`: the step ended with t parked in Relacy (a wait, a lock it did not
+  // get); `spin`: at a spin hint. Returns whether t gives way there (an iteration
+  // that was not an await).
+  bool close_step(unsigned t, bool blocked, bool spin = false) {
+    if (running_ != t) return false;
     yielded_ &= dpor::bit(t);  // a step of t: every other thread that gave way may run again
     awaits_.step(t, step_, N);
+    const bool gives_way = spin && !awaits_.hint(t);
+    if (gives_way) step_.add(dpor::give_way_touch(true));
     const std::uintptr_t acquired = track_mutexes(t, blocked);
     search_.end_step(t, std::move(step_), acquired);
     step_ = dpor::Footprint{};
     running_ = kNone;
+    return gives_way;
   }
 
   // --- mutexes: who holds which ---------------------------------------------------
@@ -480,7 +487,8 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // Canonical names, bit by bit:
   //   63     1 (no user-space address has it)
   //   56-62  the allocator: 0 the harness, t + 1 thread t (N <= kMaxThreads = 16);
-  //          127 is no allocator: dpor::kReusePool, the allocator's reuse pool
+  //          127 and 126 are no allocator: dpor::kReusePool, the allocator's reuse
+  //          pool, and dpor::kGiveWay, the give-way (footprint.hpp)
   //   32-55  the allocation's number among that allocator's, from 0
   //   0-31   the offset in the block
   // The latest block covering an address names it (a freed block's address may be
