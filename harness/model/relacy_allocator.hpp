@@ -69,23 +69,31 @@ struct ContextMemory {
   friend type reached(ContextMemory);
 };
 
-// Hands every block in the ring back to its free list and empties the ring. Call
-// between executions (or at an execution's start, before the scenario allocates):
-// `Context` must be the type of rl::ctx(), with ContextMemory<Context> reached by an
-// explicit instantiation of Reach in the runner (run.cpp).
+// Hands every block waiting in the ring back to its free list and empties the ring.
+// Call between executions (or at an execution's start, before the scenario
+// allocates): `Context` must be the type of rl::ctx(), with ContextMemory<Context>
+// reached by an explicit instantiation of Reach in the runner (run.cpp).
+//
+// Which slots wait: deferral number i (from 0) goes into slot i % 64, and then
+// hands back the block in slot (i + 1) % 64 without clearing the slot. So after k
+// deferrals the slot k % 64 holds a block already handed back (or nothing, while
+// k < 64): it is skipped — handing it back again would put one block twice on its
+// free list, and two allocations would get it (a DOUBLE FREE later; seen when this
+// flush first handed back every slot: lin.model.removal under pct).
 template <class Context>
 void flush_deferred_frees() {
   Context& context = (Context&)rl::ctx();  // C-style: Relacy's context derives privately from rl::context
   rl::memory_mgr& memory = context.*reached(ContextMemory<Context>{});
   void* (&blocks)[kDeferredSlots] = memory.*reached(DeferredBlocks{});
   std::size_t (&sizes)[kDeferredSlots] = memory.*reached(DeferredSizes{});
+  std::size_t& deferrals = memory.*reached(DeferredIndex{});
+  const std::size_t handed_back = deferrals % kDeferredSlots;
   for (std::size_t i = 0; i < kDeferredSlots; ++i) {
-    if (!blocks[i]) continue;
-    (memory.*reached(FreeBlock{}))(blocks[i], sizes[i]);
+    if (blocks[i] && i != handed_back) (memory.*reached(FreeBlock{}))(blocks[i], sizes[i]);
     blocks[i] = nullptr;
     sizes[i] = 0;
   }
-  memory.*reached(DeferredIndex{}) = 0;
+  deferrals = 0;
 }
 
 }  // namespace lfcheck::model::relacy_allocator
