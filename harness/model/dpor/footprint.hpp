@@ -64,6 +64,8 @@
 namespace lfcheck::model::dpor {
 
 constexpr unsigned kMaxThreads = 16;  // a scenario's threads, at most (ThreadMask bits)
+using ThreadMask = std::uint32_t;     // bit t: thread t
+inline ThreadMask bit(unsigned t) { return ThreadMask(1) << t; }
 
 // Everything the scheduler keeps lives outside Relacy's allocator (which would
 // count it as the scenario's memory): std::malloc, as Relacy's own bookkeeping does.

@@ -60,6 +60,7 @@
 
 #include "harness/model/dpor/awaits.hpp"
 #include "harness/model/dpor/exploration.hpp"
+#include "harness/model/dpor/yield_priorities.hpp"
 #include "harness/model/simulation.hpp"
 #include "sync/relacy_access.hpp"
 #include "sync/relacy_sync.hpp"
@@ -148,7 +149,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     for (auto& n : allocations_) n = 0;
     mutex_owners_.clear();
     for (auto& p : wait_phase_) p = WaitPhase::none;
-    yielded_ = 0;
+    priorities_.reset();
     const unsigned first = search_.choose_thread(enabled_mask(), 0);
     begin_step(first);
     return static_cast<rl::thread_id_t>(first);
@@ -178,14 +179,17 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       step_.add(pending_[t]);  // done without a scheduling point of its own
       has_pending_[t] = false;
     }
-    // A spin hint: an iteration that changed nothing parks the thread until a
-    // write it read (awaits.hpp); one that did gives way — the thread runs again
-    // only after another thread has taken a step (else a retry loop that writes
-    // would be explored spinning forever), and the step that ended there is
-    // ordered against every other thread's (kGiveWay, footprint.hpp): which step
-    // comes after it decides when the thread goes on. Relacy's tree searches hold
-    // a yielder alike (until another thread reaches a scheduling point).
-    if (close_step(t, current->state_ == rl::thread_state_blocked, spin)) yielded_ |= dpor::bit(t);
+    // Relacy's yield priorities (yield_priorities.hpp): t reached a scheduling
+    // point, so it lets go of the threads it held back; at a spin hint, an
+    // iteration that changed nothing parks t until a write it read (awaits.hpp),
+    // and one that did gives way as Relacy's tree searches make it: held back by
+    // every other live thread not scheduled since its previous yield, until each
+    // of them reaches a scheduling point (else a retry loop that writes would be
+    // explored spinning forever). The step that ended at the yield is ordered
+    // against every other thread's (kGiveWay, footprint.hpp): which steps come
+    // after it decides when the thread goes on.
+    priorities_.scheduled(t);
+    if (close_step(t, current->state_ == rl::thread_state_blocked, spin)) priorities_.yielded(t, live_mask());
     if (search_.diverged_flag()) {  // the step just closed was not the one its node started
       nondeterministic();
       return current->index_;  // not reached
@@ -204,11 +208,12 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // other thread can run: then they park in Relacy, which reports the deadlock.
     const dpor::ThreadMask waiting = enabled & waiting_for_mutex();
     if ((enabled & ~waiting) != 0) enabled &= ~waiting;
-    dpor::ThreadMask held = 0;  // runnable, but giving way after a retry that wrote
-    if ((enabled & ~yielded_) != 0) {
-      held = enabled & yielded_;
-      enabled &= ~yielded_;
+    dpor::ThreadMask held = priorities_.held() & enabled;  // runnable, but held back by a yield priority
+    if (held && (running_mask() & ~held) == 0) {
+      priorities_.release_all();  // no thread runs but held ones: Relacy lets every one go
+      held = 0;
     }
+    enabled &= ~held;
     if (enabled == 0) {
       // Every live thread waits in a spin loop for a write no thread will make
       // (or is blocked): a livelock, as Relacy's depth limit would call it.
@@ -343,6 +348,25 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (touch.block()) step_.add(dpor::reuse_pool_touch(touch_writes_pool_));
   }
 
+  // Relacy's running threads (not blocked, not finished), less those parked as awaits.
+  dpor::ThreadMask running_mask() const {
+    dpor::ThreadMask m = 0;
+    for (rl::thread_id_t i = 0; i != this->running_threads_count; ++i) {
+      const unsigned t = static_cast<unsigned>(this->running_threads[i]);
+      if (!awaits_.awaiting(t)) m |= dpor::bit(t);
+    }
+    return m;
+  }
+  // Threads that have not finished and are not parked as awaits: those a yield
+  // waits for (an awaiting thread stands for one spinning, scheduled again and
+  // again in Relacy: it holds no one back).
+  dpor::ThreadMask live_mask() const {
+    dpor::ThreadMask m = 0;
+    for (unsigned t = 0; t < N; ++t)
+      if (this->threads_[t].state_ != rl::thread_state_finished && !awaits_.awaiting(t)) m |= dpor::bit(t);
+    return m;
+  }
+
   dpor::ThreadMask enabled_mask() const {
     dpor::ThreadMask m = 0;
     for (rl::thread_id_t i = 0; i != this->running_threads_count; ++i) {
@@ -395,9 +419,10 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // that was not an await).
   bool close_step(unsigned t, bool blocked, bool spin = false) {
     if (running_ != t) return false;
-    yielded_ &= dpor::bit(t);  // a step of t: every other thread that gave way may run again
     awaits_.step(t, step_, N);
     const bool gives_way = spin && !awaits_.hint(t);
+    if (spin && !gives_way) priorities_.awaited(t);
+    if (blocked) priorities_.blocked(t);  // parked in Relacy: lets go
     if (gives_way) step_.add(dpor::give_way_touch(true));
     const std::uintptr_t acquired = track_mutexes(t, blocked);
     search_.end_step(t, std::move(step_), acquired);
@@ -600,7 +625,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   dpor::raw_vector<FreedBlock> freed_;  // blocks the code freed in this execution, not yet handed out again
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
-  dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
+  dpor::YieldPriorities priorities_;  // Relacy's yield priorities: who holds whom back
   bool resumed_ = false;  // the running step goes on with the operation its thread parked in
   struct MutexOwner {
     std::uintptr_t mutex = 0;  // canonical address of the Relacy mutex
