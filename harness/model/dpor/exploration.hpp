@@ -294,6 +294,16 @@ class Exploration {
   // Counts the distinct execution graphs of the executions (SearchStats::graphs).
   void count_graphs(bool on) { count_graphs_ = on; }
 
+  // Every thread enabled at the first choice is to be explored there (the first
+  // thread is not a step like the others: see dpor_scheduler, every_thread_first).
+  // The threads explored first there do not sleep after another went first: the
+  // first step is not the same step as the first thread and as a later one.
+  void every_thread_first() {
+    if (path_.empty() || path_[0].frozen || !path_[0].thread_choice) return;
+    path_[0].backtrack |= path_[0].enabled & ~path_[0].sleep;
+    first_thread_matters_ = true;
+  }
+
   bool diverged_flag() const { return diverged_; }
 
   // At the end of an execution: whether it replayed every choice of its path (an
@@ -402,7 +412,10 @@ class Exploration {
     const Event& e = events_[next_event_ - 1];  // the step that ended last
     const Node& prev = path_[e.node];
     ThreadMask sleep = 0;
-    const ThreadMask candidates = (prev.sleep | prev.done) & ~bit(e.thread);
+    // (At the first choice, once which thread goes first matters, the threads
+    // explored first there are not asleep after another: every_thread_first.)
+    const ThreadMask explored = e.node == 0 && first_thread_matters_ ? 0 : prev.done;
+    const ThreadMask candidates = (prev.sleep | explored) & ~bit(e.thread);
     for (unsigned q = 0; q < threads_; ++q) {
       if (!(candidates & bit(q))) continue;
       if (dependent(prev.step[q], e.footprint)) continue;
@@ -690,6 +703,7 @@ class Exploration {
   std::size_t forced_next_ = 0;
   bool diverged_ = false;
   bool count_graphs_ = false;
+  bool first_thread_matters_ = false;  // every_thread_first was called (this search)
   GraphClasses graphs_;
 };
 

@@ -150,9 +150,9 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     mutex_owners_.clear();
     for (auto& p : wait_phase_) p = WaitPhase::none;
     priorities_.reset();
-    const unsigned first = search_.choose_thread(enabled_mask(), 0);
-    begin_step(first);
-    return static_cast<rl::thread_id_t>(first);
+    first_ = search_.choose_thread(enabled_mask(), 0);
+    begin_step(first_);
+    return static_cast<rl::thread_id_t>(first_);
   }
 
   bool iteration_end_impl() {
@@ -190,6 +190,13 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // after it decides when the thread goes on.
     priorities_.scheduled(t);
     if (close_step(t, current->state_ == rl::thread_state_blocked, spin)) priorities_.yielded(t, live_mask());
+    // The first thread runs the scenario's constructor and before() on its fiber,
+    // so Relacy takes it to have seen their stores; after a yield a thread cannot
+    // read a store older than one it saw before the yield (relacy/thread.hpp,
+    // get_load_index: a spinner must see progress). So once the first thread
+    // yields, which thread went first decides which stale reads are possible:
+    // every thread is then explored as the first.
+    if (spin && t == first_) search_.every_thread_first();
     if (search_.diverged_flag()) {  // the step just closed was not the one its node started
       nondeterministic();
       return current->index_;  // not reached
@@ -626,6 +633,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
   dpor::YieldPriorities priorities_;  // Relacy's yield priorities: who holds whom back
+  unsigned first_ = 0;  // the thread this execution began with (its fiber ran the constructor and before())
   bool resumed_ = false;  // the running step goes on with the operation its thread parked in
   struct MutexOwner {
     std::uintptr_t mutex = 0;  // canonical address of the Relacy mutex
