@@ -124,10 +124,10 @@ inline Touch reuse_pool_touch(bool writes) {
 }
 
 // The give-way as a location: a spin hint whose iteration wrote makes its thread
-// give way (scheduler.hpp) — it runs again only after another thread's step, so
-// which step of another thread comes first after it decides when it may go on,
-// and the order of the give-way against every other thread's step matters (Relacy's
-// tree searches hold a yielder alike). The step that ends with a give-way writes
+// give way (scheduler.hpp, yield_priorities.hpp) — it runs again only once the
+// threads holding it back have reached a scheduling point, so which steps of other
+// threads come after it decides when it may go on, and the order of the give-way
+// against every other thread's step matters. The step that ends with a give-way writes
 // this location and every step reads it: the search explores the give-way before
 // and after each step of another thread. Allocator field 126: no block has it.
 constexpr std::uintptr_t kGiveWay = (std::uintptr_t(1) << 63) | (std::uintptr_t(0x7e) << 56);
