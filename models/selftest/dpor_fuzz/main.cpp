@@ -121,7 +121,7 @@ std::string excluded_text(const Shape& s) {
 }
 
 std::string replay_command(const Options& o, std::uint64_t index, unsigned depth, const std::string& keep) {
-  std::string cmd = "lfcheck-dpor-fuzz --seed " + std::to_string(o.seed) + " --threads " + threads_text(o.shape) +
+  std::string cmd = "./lfcheck dpor-fuzz --seed " + std::to_string(o.seed) + " --threads " + threads_text(o.shape) +
                     " --program " + std::to_string(index) + " --load-depth " + std::to_string(depth);
   if (o.shape.excluded) cmd += " --exclude " + excluded_text(o.shape);
   if (!keep.empty()) cmd += " --keep " + keep;
