@@ -57,6 +57,11 @@ options:
                        block-constructors): to look past an
                        open finding about one; the summary and the JSON say what
                        was left out (program I differs with a different LIST)
+  --focus FEATURE      more programs of one class: block-sync (blocks whose mutex
+                       or condition variable one thread uses while another may free
+                       them) or await-writes (await loops whose bodies notify or
+                       write, against timed waits); program I differs from the
+                       unfocused one, and the replay lines say --focus
   --keep-going         go on after a disagreement (default: stop at the first)
   --no-minimise        print a disagreeing program as generated, not minimised
   --break-dpor F       test only: DPOR is told wrong announcements (F: store-as-load,
@@ -124,6 +129,7 @@ std::string replay_command(const Options& o, std::uint64_t index, unsigned depth
   std::string cmd = "./lfcheck dpor-fuzz --seed " + std::to_string(o.seed) + " --threads " + threads_text(o.shape) +
                     " --program " + std::to_string(index) + " --load-depth " + std::to_string(depth);
   if (o.shape.excluded) cmd += " --exclude " + excluded_text(o.shape);
+  if (o.shape.focus != Feature::count) cmd += std::string(" --focus ") + name(o.shape.focus);
   if (!keep.empty()) cmd += " --keep " + keep;
   if (o.fault != Break::none) cmd += std::string(" --break-dpor ") + name(o.fault);
   return cmd;
@@ -179,6 +185,12 @@ Options parse(int argc, char** argv) {
       at = comma + 1;
     }
   });
+  p.option("--focus", [&](std::string_view v) {
+    Feature f;
+    if (!parse_feature(std::string(v), f) || (f != Feature::block_sync && f != Feature::await_writes))
+      cli::usage_error(p.program(), "--focus takes block-sync or await-writes, not '" + std::string(v) + "'");
+    o.shape.focus = f;
+  });
   p.flag("--keep-going", [&] { o.keep_going = true; });
   p.flag("--no-minimise", [&] { o.minimise = false; });
   p.flag("--verbose", [&] { o.verbose = true; });
@@ -194,6 +206,8 @@ Options parse(int argc, char** argv) {
   const auto positional = p.parse(argc, argv);
   if (!positional.empty()) cli::usage_error(p.program(), "unexpected argument '" + positional[0] + "'");
   if (!o.keep.empty() && o.only < 0) cli::usage_error(p.program(), "--keep needs --program I");
+  if (o.shape.focus != Feature::count && !o.shape.has(o.shape.focus))
+    cli::usage_error(p.program(), std::string("--focus ") + name(o.shape.focus) + " is also in --exclude");
   if (o.only >= 0 && (o.programs_given || o.first)) cli::usage_error(p.program(), "--program replays one program: no --programs or --first");
   if (!o.seed_given) o.seed = static_cast<std::uint64_t>(std::time(nullptr));
   if (o.max_seconds > 0 && !o.programs_given && o.only < 0) o.programs = 1'000'000'000;
@@ -211,6 +225,7 @@ int main(int argc, char** argv) {
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.seed));
   if (o.shape.excluded)
     std::printf("left out (--exclude): %s — these programs cover less of the Sync API\n", excluded_text(o.shape).c_str());
+  if (o.shape.focus != Feature::count) std::printf("focus: %s\n", name(o.shape.focus));
   std::fflush(stdout);
 
   const auto start = std::chrono::steady_clock::now();
@@ -269,6 +284,7 @@ int main(int argc, char** argv) {
   facts.first = first;
   facts.threads = threads_text(o.shape);
   facts.excluded = excluded_text(o.shape);
+  facts.focus = o.shape.focus != Feature::count ? name(o.shape.focus) : "";
   for (unsigned d : o.depths) facts.load_depths += (facts.load_depths.empty() ? "" : ",") + std::to_string(d);
   facts.shard = o.shard.text();
   facts.fault = name(o.fault);

@@ -106,6 +106,7 @@ int print_summary(const RunFacts& f, const Tally& t) {
               static_cast<unsigned long long>(t.dpor_executions));
   if (!f.stopped.empty()) std::printf("stopped at %s\n", f.stopped.c_str());
   if (!f.excluded.empty()) std::printf("left out (--exclude): %s\n", f.excluded.c_str());
+  if (!f.focus.empty()) std::printf("focus: %s\n", f.focus.c_str());
   const int status = !t.disagreements.empty()               ? cli::kCheckFailed
                      : t.compared == 0 || f.interrupted ? cli::kUsage
                                                         : cli::kPass;
@@ -127,7 +128,7 @@ std::vector<RunRecord> run_records(const RunFacts& f, const Tally& t) {
   RunRecord s;
   s.str("structure", "dpor-fuzz").str("scenario", "random programs").str("scheduler", "full vs dpor");
   s.num("seed", f.seed).num("first", f.first).str("threads", f.threads).json("load_depths", "[" + f.load_depths + "]");
-  s.str("excluded", f.excluded).str("shard", f.shard).str("break_dpor", f.fault);
+  s.str("excluded", f.excluded).str("focus", f.focus).str("shard", f.shard).str("break_dpor", f.fault);
   s.num("programs", t.generated).num("comparisons", t.compared).num("disagreements", t.disagreements.size());
   std::string findings = "{", verdicts = "{";
   for (const auto& [what, n] : t.findings) findings += (findings.size() > 1 ? "," : "") + RunRecord::quote(what) + ":" + std::to_string(n);

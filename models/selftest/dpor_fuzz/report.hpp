@@ -48,7 +48,7 @@ struct Tally {
 // The run's settings, as the summary and the records name them.
 struct RunFacts {
   std::uint64_t seed = 0, first = 0;
-  std::string threads, excluded, load_depths, shard, fault, stopped;  // stopped: "" if it ran to its end
+  std::string threads, excluded, focus, load_depths, shard, fault, stopped;  // stopped: "" if it ran to its end
   bool interrupted = false;  // SIGINT/SIGTERM: what ran is reported, the run is an error (exit 2) unless it found a disagreement
   double seconds = 0;
 };
