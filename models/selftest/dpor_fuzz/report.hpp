@@ -42,6 +42,7 @@ struct Tally {
   std::map<std::string, std::uint64_t> findings;  // "load depth D: FINDING" -> comparisons
   std::map<std::string, std::uint64_t> verdicts;  // the full search's verdicts of the comparisons made
   std::vector<Disagreement> disagreements;
+  std::vector<std::string> lost;  // batches whose process died: their programs were not compared
   void add(const Comparison& c);
 };
 
