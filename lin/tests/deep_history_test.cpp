@@ -69,7 +69,7 @@ TEST(DeepHistory, CheckerNeedsNoStackPerOp) {
   Report r;
   on_small_stack([&] { r = check(h); });
   EXPECT_EQ(r.verdict, Verdict::linearizable) << r.words();
-  EXPECT_EQ(testing_support::witness_problem(h, r.best), "");
+  EXPECT_EQ(witness_problem(h, r.best), "");
 }
 
 }  // namespace
