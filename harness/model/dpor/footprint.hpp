@@ -127,8 +127,9 @@ inline Touch reuse_pool_touch(bool writes) {
 // give way (scheduler.hpp, yield_priorities.hpp) — it runs again only once the
 // threads holding it back have reached a scheduling point, so which steps of other
 // threads come after it decides when it may go on, and the order of the give-way
-// against every other thread's step matters. The step that ends with a give-way writes
-// this location and every step reads it: the search explores the give-way before
+// against every other thread's step matters. The step that ends with a give-way (or
+// an await, which starts its thread's count of others' scheduling points over:
+// yield_priorities.hpp) writes this location and every step reads it: the search explores the give-way before
 // and after each step of another thread. Allocator field 126: no block has it.
 constexpr std::uintptr_t kGiveWay = (std::uintptr_t(1) << 63) | (std::uintptr_t(0x7e) << 56);
 

@@ -430,7 +430,11 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     const bool gives_way = spin && !awaits_.hint(t);
     if (spin && !gives_way) priorities_.awaited(t);
     if (blocked) priorities_.blocked(t);  // parked in Relacy: lets go
-    if (gives_way) step_.add(dpor::give_way_touch(true));
+    // Both a give-way and an await change the yield priorities' counts (an await
+    // starts t's count of others' scheduling points over: priorities_.awaited), and
+    // whether another thread holds t back at its next give-way depends on which of
+    // that thread's steps came before this one: ordered against every other step.
+    if (spin) step_.add(dpor::give_way_touch(true));
     const std::uintptr_t acquired = track_mutexes(t, blocked);
     search_.end_step(t, std::move(step_), acquired);
     step_ = dpor::Footprint{};
