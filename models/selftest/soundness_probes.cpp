@@ -35,6 +35,9 @@
 //                         thread is asleep (sleep sets) and the reader gave way at
 //                         its yield, the reader runs — the node is not blocked.
 //   giveway_asleep_spin   the same with a store and spin_hint() for the yield.
+//   giveway_under_lock    a thread gives way inside a critical section while the
+//                         other waits for the lock: the waiter holds no one back
+//                         (Relacy runs it into the lock, where it blocks).
 //   reuse_seen_in_after   a thread frees a block; after() allocates one of its size
 //                         and checks it did not get the freed block: the
 //                         single-threaded code's allocations observe the allocator's
@@ -246,6 +249,38 @@ struct GiveWayAsleepSpin : GiveWayAsleep<Sync, true> {
       "store and spin_hint, then two loads of what another thread stores (dpor self-test)";
 };
 
+// A thread gives way inside a critical section (a spin hint after a write, as a
+// compare-exchange retry loop under a lock does) while the other thread waits for
+// that lock: Relacy runs the waiter into the lock, where it blocks and lets go of
+// the thread it held back, and the holder goes on. Found by lin.model.timers (a
+// timer's run_due retrying under the worker's lock while reset() waits for it):
+// DPOR kept the waiter out of the lock and still counted it as holding the
+// spinner back, and ended the execution as a false LIVELOCK.
+template <class Sync, SoundnessFault F>
+struct GiveWayUnderLock : ScenarioBase {
+  static constexpr const char* name = "giveway_under_lock";
+  static constexpr const char* description =
+      "a give-way inside a critical section another thread waits to enter (dpor self-test)";
+  static constexpr unsigned threads = 2;
+  typename Sync::mutex m;
+  typename Sync::template atomic<int> tries{0};
+  void thread(unsigned i) {
+    m.lock();
+    if (i == 0) {
+      for (int k = 0; k < 2; ++k) {
+        tries.fetch_add(1, std::memory_order_relaxed);  // relaxed: the mutex orders it for the other thread
+        Sync::spin_hint();
+      }
+    } else {
+      seen = tries.load(std::memory_order_relaxed);  // relaxed: read under the mutex
+      Sync::check(seen % 2 == 0, "a critical section seen half done");
+    }
+    m.unlock();
+  }
+  int seen = 0;  // what the second thread read: 0 or 2 (read after the join)
+  std::uint64_t outcome() const { return static_cast<std::uint64_t>(seen); }
+};
+
 // Plain data: its address is what the allocator probes look at.
 struct Block {
   int v = 0;
@@ -330,6 +365,7 @@ LFCHECK_MODEL(SoundnessFault, KickerTimedWaits);
 LFCHECK_MODEL(SoundnessFault, KickerWait);
 LFCHECK_MODEL(SoundnessFault, GiveWayAsleepYield);
 LFCHECK_MODEL(SoundnessFault, GiveWayAsleepSpin);
+LFCHECK_MODEL(SoundnessFault, GiveWayUnderLock);
 LFCHECK_MODEL(SoundnessFault, ReuseSeenInAfter);
 LFCHECK_MODEL(SoundnessFault, ReuseHistory);
 LFCHECK_MODEL(SoundnessFault, DivergeLast);

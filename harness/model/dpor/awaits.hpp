@@ -58,7 +58,6 @@ class SpinAwaits {
   void step(unsigned thread, const Footprint& f, unsigned threads) {
     Iteration& mine = iteration_[thread];
     for (auto& t : f.touches) {
-      if (t.addr == kGiveWay) continue;  // the search's own order, not the program's data
       if (is_write(t)) {
         mine.wrote = true;
         count_write(t);
@@ -69,7 +68,7 @@ class SpinAwaits {
     for (unsigned u = 0; u < threads; ++u) {
       if (u == thread) continue;
       for (auto& t : f.touches) {
-        if (!is_write(t) || t.addr == kGiveWay) continue;
+        if (!is_write(t)) continue;
         if (awaiting_[u] && overwrites(t, await_reads_[u])) wake(u);
         if (overwrites(t, iteration_[u].reads)) iteration_[u].stale = true;
       }

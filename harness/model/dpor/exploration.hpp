@@ -67,6 +67,8 @@
 
 namespace lfcheck::model::dpor {
 
+using ThreadMask = std::uint32_t;  // bit t: thread t
+inline ThreadMask bit(unsigned t) { return ThreadMask(1) << t; }
 inline unsigned lowest(ThreadMask m) { return static_cast<unsigned>(__builtin_ctz(m)); }
 
 // The data choices' kinds: Relacy's sched_type values (rl::sched_type_atomic_load ...).
@@ -186,6 +188,16 @@ class Exploration {
     n.held = held;
     n.sleep = inherited_sleep(n);
     n.frozen = blocked_at_ != SIZE_MAX || forced_;
+    if ((enabled & ~n.sleep) == 0 && (held & ~n.sleep) != 0) {
+      // Every thread not giving way is asleep: a give-way waits for another
+      // thread's step, and none is to be explored here — the threads giving way
+      // run (they can: a give-way is the search's order, not the program's). Not
+      // a sleep-set block: that is only where every thread that can run sleeps.
+      enabled |= held;
+      held = 0;
+      n.enabled = enabled;
+      n.held = 0;
+    }
     ThreadMask awake = enabled & ~n.sleep;
     if (forced_) {
       if (forced_next_ >= forced_choices_.size() || !(enabled & bit(forced_choices_[forced_next_])))

@@ -46,7 +46,6 @@
 //     ordered or hashed — as the canonical names already do.) Two frees, and a
 //     free against any allocation, stay dependent: their order decides which
 //     allocation reuses which block (ABA).
-//   - a step that ends with a give-way (kGiveWay) against every other thread's step.
 // Non-seq_cst fences change only the fencing thread's clocks: independent of all.
 // A spin hint touches nothing (its await is handled by the scheduler).
 //
@@ -64,8 +63,6 @@
 namespace lfcheck::model::dpor {
 
 constexpr unsigned kMaxThreads = 16;  // a scenario's threads, at most (ThreadMask bits)
-using ThreadMask = std::uint32_t;     // bit t: thread t
-inline ThreadMask bit(unsigned t) { return ThreadMask(1) << t; }
 
 // Everything the scheduler keeps lives outside Relacy's allocator (which would
 // count it as the scenario's memory): std::malloc, as Relacy's own bookkeeping does.
@@ -120,24 +117,6 @@ inline Touch reuse_pool_touch(bool writes) {
   t.addr = kReusePool;
   t.size = 1;
   t.op = writes ? Op::cell_store : Op::cell_load;
-  return t;
-}
-
-// The give-way as a location: a spin hint whose iteration wrote makes its thread
-// give way (scheduler.hpp, yield_priorities.hpp) — it runs again only once the
-// threads holding it back have reached a scheduling point, so which steps of other
-// threads come after it decides when it may go on, and the order of the give-way
-// against every other thread's step matters. The step that ends with a give-way (or
-// an await, which starts its thread's count of others' scheduling points over:
-// yield_priorities.hpp) writes this location and every step reads it: the search explores the give-way before
-// and after each step of another thread. Allocator field 126: no block has it.
-constexpr std::uintptr_t kGiveWay = (std::uintptr_t(1) << 63) | (std::uintptr_t(0x7e) << 56);
-
-inline Touch give_way_touch(bool gives_way) {
-  Touch t;
-  t.addr = kGiveWay;
-  t.size = 1;
-  t.op = gives_way ? Op::cell_store : Op::cell_load;
   return t;
 }
 

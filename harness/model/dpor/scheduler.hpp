@@ -60,7 +60,6 @@
 
 #include "harness/model/dpor/awaits.hpp"
 #include "harness/model/dpor/exploration.hpp"
-#include "harness/model/dpor/yield_priorities.hpp"
 #include "harness/model/simulation.hpp"
 #include "sync/relacy_access.hpp"
 #include "sync/relacy_sync.hpp"
@@ -149,7 +148,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     for (auto& n : allocations_) n = 0;
     mutex_owners_.clear();
     for (auto& p : wait_phase_) p = WaitPhase::none;
-    priorities_.reset();
+    yielded_ = 0;
     first_ = search_.choose_thread(enabled_mask(), 0);
     begin_step(first_);
     return static_cast<rl::thread_id_t>(first_);
@@ -179,17 +178,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       step_.add(pending_[t]);  // done without a scheduling point of its own
       has_pending_[t] = false;
     }
-    // Relacy's yield priorities (yield_priorities.hpp): t reached a scheduling
-    // point, so it lets go of the threads it held back; at a spin hint, an
-    // iteration that changed nothing parks t until a write it read (awaits.hpp),
-    // and one that did gives way as Relacy's tree searches make it: held back by
-    // every other live thread not scheduled since its previous yield, until each
-    // of them reaches a scheduling point (else a retry loop that writes would be
-    // explored spinning forever). The step that ended at the yield is ordered
-    // against every other thread's (kGiveWay, footprint.hpp): which steps come
-    // after it decides when the thread goes on.
-    priorities_.scheduled(t);
-    if (close_step(t, current->state_ == rl::thread_state_blocked, spin)) priorities_.yielded(t, live_mask());
+    close_step(t, current->state_ == rl::thread_state_blocked);
     // The first thread runs the scenario's constructor and before() on its fiber,
     // so Relacy takes it to have seen their stores; after a yield a thread cannot
     // read a store older than one it saw before the yield (relacy/thread.hpp,
@@ -209,18 +198,23 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // re-lock's scheduling point unannounced: that step is known (begin_step).
     if (current->state_ == rl::thread_state_running && !has_pending_[t] && wait_phase_[t] != WaitPhase::relocking)
       unknown_next_[t] = true;
+    // A spin hint: an iteration that changed nothing parks the thread until a
+    // write it read (awaits.hpp); one that did gives way — the thread runs again
+    // only after another thread has taken a step (else a retry loop that writes
+    // would be explored spinning forever). Relacy's tree searches hold a yielder
+    // longer, until every other live thread has stepped: DPOR explores a superset.
+    if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
     // Not run into a mutex another thread holds (waiting_for_mutex) — unless no
     // other thread can run: then they park in Relacy, which reports the deadlock.
     const dpor::ThreadMask waiting = enabled & waiting_for_mutex();
     if ((enabled & ~waiting) != 0) enabled &= ~waiting;
-    dpor::ThreadMask held = priorities_.held() & enabled;  // runnable, but held back by a yield priority
-    if (held && (running_mask() & ~held) == 0) {
-      priorities_.release_all();  // no thread runs but held ones: Relacy lets every one go
-      held = 0;
+    dpor::ThreadMask held = 0;  // runnable, but giving way after a retry that wrote
+    if ((enabled & ~yielded_) != 0) {
+      held = enabled & yielded_;
+      enabled &= ~yielded_;
     }
-    enabled &= ~held;
     if (enabled == 0) {
       // Every live thread waits in a spin loop for a write no thread will make
       // (or is blocked): a livelock, as Relacy's depth limit would call it.
@@ -355,25 +349,6 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (touch.block()) step_.add(dpor::reuse_pool_touch(touch_writes_pool_));
   }
 
-  // Relacy's running threads (not blocked, not finished), less those parked as awaits.
-  dpor::ThreadMask running_mask() const {
-    dpor::ThreadMask m = 0;
-    for (rl::thread_id_t i = 0; i != this->running_threads_count; ++i) {
-      const unsigned t = static_cast<unsigned>(this->running_threads[i]);
-      if (!awaits_.awaiting(t)) m |= dpor::bit(t);
-    }
-    return m;
-  }
-  // Threads that have not finished and are not parked as awaits: those a yield
-  // waits for (an awaiting thread stands for one spinning, scheduled again and
-  // again in Relacy: it holds no one back).
-  dpor::ThreadMask live_mask() const {
-    dpor::ThreadMask m = 0;
-    for (unsigned t = 0; t < N; ++t)
-      if (this->threads_[t].state_ != rl::thread_state_finished && !awaits_.awaiting(t)) m |= dpor::bit(t);
-    return m;
-  }
-
   dpor::ThreadMask enabled_mask() const {
     dpor::ThreadMask m = 0;
     for (rl::thread_id_t i = 0; i != this->running_threads_count; ++i) {
@@ -388,7 +363,6 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   void begin_step(unsigned t) {
     running_ = t;
     step_.clear();
-    step_.add(dpor::give_way_touch(false));  // after another thread's give-way, it releases that thread
     own_frees_ = 0;
     resumed_ = !has_pending_[t] && started_[t] && has_last_op_[t];
     if (unknown_next_[t]) {  // it begins at a scheduling point no announcement named
@@ -421,25 +395,15 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     }
   }
 
-  // `blocked`: the step ended with t parked in Relacy (a wait, a lock it did not
-  // get); `spin`: at a spin hint. Returns whether t gives way there (an iteration
-  // that was not an await).
-  bool close_step(unsigned t, bool blocked, bool spin = false) {
-    if (running_ != t) return false;
+  // `blocked`: the step ended with t parked in Relacy (a wait, a lock it did not get).
+  void close_step(unsigned t, bool blocked) {
+    if (running_ != t) return;
+    yielded_ &= dpor::bit(t);  // a step of t: every other thread that gave way may run again
     awaits_.step(t, step_, N);
-    const bool gives_way = spin && !awaits_.hint(t);
-    if (spin && !gives_way) priorities_.awaited(t);
-    if (blocked) priorities_.blocked(t);  // parked in Relacy: lets go
-    // Both a give-way and an await change the yield priorities' counts (an await
-    // starts t's count of others' scheduling points over: priorities_.awaited), and
-    // whether another thread holds t back at its next give-way depends on which of
-    // that thread's steps came before this one: ordered against every other step.
-    if (spin) step_.add(dpor::give_way_touch(true));
     const std::uintptr_t acquired = track_mutexes(t, blocked);
     search_.end_step(t, std::move(step_), acquired);
     step_ = dpor::Footprint{};
     running_ = kNone;
-    return gives_way;
   }
 
   // --- mutexes: who holds which ---------------------------------------------------
@@ -523,8 +487,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // Canonical names, bit by bit:
   //   63     1 (no user-space address has it)
   //   56-62  the allocator: 0 the harness, t + 1 thread t (N <= kMaxThreads = 16);
-  //          127 and 126 are no allocator: dpor::kReusePool, the allocator's reuse
-  //          pool, and dpor::kGiveWay, the give-way (footprint.hpp)
+  //          127 is no allocator: dpor::kReusePool, the allocator's reuse pool
   //   32-55  the allocation's number among that allocator's, from 0
   //   0-31   the offset in the block
   // The latest block covering an address names it (a freed block's address may be
@@ -636,7 +599,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   dpor::raw_vector<FreedBlock> freed_;  // blocks the code freed in this execution, not yet handed out again
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
-  dpor::YieldPriorities priorities_;  // Relacy's yield priorities: who holds whom back
+  dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
   unsigned first_ = 0;  // the thread this execution began with (its fiber ran the constructor and before())
   bool resumed_ = false;  // the running step goes on with the operation its thread parked in
   struct MutexOwner {
