@@ -183,18 +183,21 @@ class Costs:
             return
         if part.kind == "lin":
             # Its two layers run at once: the chunk's time per scenario, lin.history's included.
-            scenarios = sum(int(r.get("scenarios", 0) or 0) for r in runs if r.get("kind") == "lin"
-                            and r.get("layer") == "model") or spec["scenarios"]
+            scenarios = sum(int(r.get("scenarios", 0) or 0) for r in runs
+                            if r.get("layer") == "model") or spec["scenarios"]
             self.rate[(part.name, "scenario")] = seconds / max(1, scenarios)
             return
         # model: seconds per iteration (PCT) or per execution (DPOR) summed over the scenarios
+        # (a DPOR run's work: its "executions", or "iterations" where a runner counts
+        # every execution so; a PCT run's: its sampled "iterations")
         what = "dpor" if spec.get("scheduler") == "dpor" else "pct"
-        field = "executions" if what == "dpor" else "iterations"
-        mine = [r for r in runs if r.get("kind") == "model" and r.get("scheduler") == what and r.get(field)]
-        per_unit = sum(float(r.get("seconds", 0) or 0) / int(r[field]) for r in mine)
+        fields = ("executions", "iterations") if what == "dpor" else ("iterations",)
+        work = [(r, next((int(r[f]) for f in fields if r.get(f)), 0)) for r in runs if r.get("scheduler") == what]
+        mine = [(r, n) for r, n in work if n > 0]
+        per_unit = sum(float(r.get("seconds", 0) or 0) / n for r, n in mine)
         if per_unit > 0:
             self.rate[(part.name, what)] = per_unit
-            self.overhead[part.name] = max(0.0, seconds - sum(float(r.get("seconds", 0) or 0) for r in mine))
+            self.overhead[part.name] = max(0.0, seconds - sum(float(r.get("seconds", 0) or 0) for r, _ in mine))
         elif seconds > 0 and what == "pct":
             # No run said its work (a failure stopped it early): the chunk as a whole.
             self.rate[(part.name, "pct")] = seconds / max(1, spec["iterations"])
