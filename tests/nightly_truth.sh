@@ -198,6 +198,13 @@ if FAKE_HIDDEN_FAULT=1 nightly faultmissed 1 -- --budget 10 --seed 5 --fault fak
   [[ "$got" == *"MISSED"*"fake.a"* ]] && ok "fault: a --fault night that never caught the fault fails (MISSED)" ||
     fail "fault: not caught, runs failing: $got"
 fi
+if FAKE_HIDDEN_FAULT=1 FAKE_OUTCOMES=model=signal,lin=signal,tsan=signal,asan=signal \
+     nightly faultunrun 2 -- --budget 10 --seed 5 --fault fake.a; then
+  got=$(q "$dir/faultunrun.json" '[(r["verdict"], r["failure"][:11]) for r in runs if r.get("check") == "fault"]')
+  [ "$got" = "[('error', 'NOT CHECKED')]" ] &&
+    ok "fault: a --fault night in which no part reported is NOT CHECKED (error), not MISSED" ||
+    fail "fault: no part reported: fault rows $got"
+fi
 for i in 0 1; do
   FAKE_HIDDEN_FAULT=1 nightly fshard$i 0 -- --budget 10 --seed 5 --fault fake.a --shard $i/2
 done

@@ -75,7 +75,8 @@ def fault_row(runs, fault, structure, layers):
     sharded night's shards): pass if a run of the night rejected the code (rejected())
     and every layer its catalogue entry names (`layers`) whose parts ran tonight has a
     part that did; else fail, MISSED. A night that never found its fault is never a
-    pass. `runs`: the night's runs, each with its nightly_part (and "chunk" if a chunk
+    pass; one in which no part ran a chunk that reported is an error (NOT CHECKED),
+    not a miss. `runs`: the night's runs, each with its nightly_part (and "chunk" if a chunk
     of that part ran it; the nightly's own error runs have a "check")."""
     ran, caught = set(), {}
     for r in runs:
@@ -90,7 +91,12 @@ def fault_row(runs, fault, structure, layers):
               and not any(k in caught_kinds for k in NIGHTLY_KINDS_OF_LAYER[layer])]
     row = {"structure": structure, "fault": fault, "check": "fault", "nightly_part": "fault",
            "layer_runs": sum(1 for r in runs if "chunk" in r and "check" not in r), "seconds": 0}
-    if not caught:
+    if not caught and not ran:
+        # No part of the plan ran a chunk that reported: the fault was not looked for,
+        # which is not a miss (and never a pass) — an error of the night.
+        row.update(verdict="error", failure=f"NOT CHECKED: fault {fault}: no part of {structure}'s plan ran a "
+                                            "chunk that reported")
+    elif not caught:
         row.update(verdict="fail", failure=f"MISSED: fault {fault} was on in every part of {structure}'s plan, "
                                            "and no part's run rejected the code")
     elif missed:
