@@ -7,11 +7,14 @@
 // not_linearizable / unknown when the Budget runs out), with best = the longest
 // sequence reached. Report::blocked stays empty.
 // Cost: up to n! nodes (the number of linear extensions of the order, pruned only where
-// the model rejects a result); O(n) per node to find the ops that may come next.
+// the model rejects a result); O(n) per node to find the ops that may come next. Memory:
+// one frame (a model state and two words) per op on the path, on the heap: the call
+// stack's depth does not grow with the history (lin/tests/deep_history_test.cpp).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lin/history.hpp"
@@ -36,40 +39,62 @@ Report permutation_search(const History<S>& h, const Budget& budget = {}) {
   detail::LongestPath longest(n);
   Report report;
 
-  // true: a complete order was found (path holds it); false: none below this node,
-  // or the budget ran out (meter.exhausted() then says so).
-  const auto dfs = [&](auto& self, const typename S::State& state) -> bool {
-    if (path.size() == n) return true;
-    // real_time: an op may come next iff it was invoked no later than every response
-    // still unplaced (x precedes it iff x.response < its invoke).
+  // Depth-first, one frame per op on the path, kept on the heap (not the call stack: a
+  // 10,000-op history is 10,000 frames deep). A frame holds the model state after the
+  // path so far, the first response still unplaced (real_time), and the next op to try.
+  struct Frame {
+    typename S::State state;
     std::uint64_t first_response = ~std::uint64_t{0};
+    std::size_t next = 0;
+  };
+  std::vector<Frame> frames;
+  frames.reserve(n + 1);
+  // real_time: an op may come next iff it was invoked no later than every response
+  // still unplaced (x precedes it iff x.response < its invoke).
+  const auto enter = [&](typename S::State state) {
+    Frame f{std::move(state)};
     if (h.order == Order::real_time)
       for (std::size_t x = 0; x < n; ++x)
-        if (!placed[x] && h.ops[x].response < first_response) first_response = h.ops[x].response;
-    for (std::size_t i = 0; i < n; ++i) {
+        if (!placed[x] && h.ops[x].response < f.first_response) f.first_response = h.ops[x].response;
+    frames.push_back(std::move(f));
+  };
+
+  bool found = false;
+  if (meter.visit()) enter(S::initial());
+  while (!frames.empty() && meter.exhausted().empty()) {
+    if (path.size() == n) {
+      found = true;
+      break;
+    }
+    Frame& top = frames.back();
+    bool descended = false;
+    for (; top.next < n; ++top.next) {
+      const std::size_t i = top.next;
       if (placed[i]) continue;
-      if (h.order == Order::program_order ? (pred[i] & ~placed_mask) != 0 : h.ops[i].invoke > first_response) continue;
-      typename S::State next = state;
+      if (h.order == Order::program_order ? (pred[i] & ~placed_mask) != 0 : h.ops[i].invoke > top.first_response) continue;
+      typename S::State next = top.state;
       if (!spec_step<S>(next, h.ops[i].call, h.ops[i].result)) continue;
-      if (!meter.visit()) return false;
+      if (!meter.visit()) break;
+      ++top.next;  // resumes after i when the search comes back here
       placed[i] = true;
       placed_mask |= i < 64 ? std::uint64_t{1} << i : 0;
       path.push_back(i);
       longest.pushed(path.size() - 1, static_cast<std::uint32_t>(i), [&](std::size_t k) {
         return static_cast<std::uint32_t>(path[k]);
       });
-      if (self(self, next)) return true;
-      path.pop_back();
-      longest.popped(path.size());
-      placed[i] = false;
-      placed_mask &= i < 64 ? ~(std::uint64_t{1} << i) : ~std::uint64_t{0};
-      if (!meter.exhausted().empty()) return false;
+      enter(std::move(next));  // `top` is not used after this
+      descended = true;
+      break;
     }
-    return false;
-  };
-
-  bool found = false;
-  if (meter.visit()) found = dfs(dfs, S::initial());
+    if (descended || !meter.exhausted().empty()) continue;
+    frames.pop_back();  // every op was tried from here: back to the op before
+    if (path.empty()) break;
+    const std::size_t i = path.back();
+    path.pop_back();
+    longest.popped(path.size());
+    placed[i] = false;
+    placed_mask &= i < 64 ? ~(std::uint64_t{1} << i) : ~std::uint64_t{0};
+  }
   if (found)
     report.verdict = Verdict::linearizable;
   else if (!meter.exhausted().empty()) {

@@ -36,6 +36,17 @@ struct Report {
   // invoked after that response must wait for it, and the model rejects its result).
   std::vector<std::size_t> blocked;
   std::string exhausted;          // unknown only: which budget ran out ("max_states 1000", "max_seconds 10")
+  // Which algorithm decided: "search" (lin/search.hpp: Wing & Gong's with Lowe's memo) or a
+  // monitor ("stack monitor", lin/monitor.hpp).
+  std::string algorithm = "search";
+  // A spec that declares a collection type, decided by the search: why the monitor did
+  // not decide it (an operation that is not of the type, a value inserted twice, ...).
+  std::string note;
+  // not_linearizable by a monitor: the operations that no order explains even on their
+  // own (indices into ops; render_table shows only these), and the rule they break in the
+  // spec's words. `best` and `blocked` are then the search's, on these operations alone.
+  std::vector<std::size_t> focus;
+  std::string explanation;
 
   // "partition what=3" (a spec's show_partition), "partition 3" (its default), "" (none).
   std::string partition_words() const {

@@ -65,6 +65,17 @@ class BudgetMeter {
     return true;
   }
 
+  // One step of a monitor (lin/monitor/*.hpp): counts no state, reads the clock every 1024
+  // steps. False once the seconds are spent (exhausted() then says so).
+  bool tick() {
+    if (!exhausted_.empty()) return false;
+    if ((++ticks_ & 1023) == 0 && seconds() > budget_.max_seconds) {
+      exhausted_ = "max_seconds " + short_number(budget_.max_seconds);
+      return false;
+    }
+    return true;
+  }
+
   std::uint64_t states() const { return states_; }
   const std::string& exhausted() const { return exhausted_; }
   double seconds() const {
@@ -82,6 +93,7 @@ class BudgetMeter {
   const Budget& budget_;
   std::chrono::steady_clock::time_point start_;
   std::uint64_t states_ = 0;
+  std::uint64_t ticks_ = 0;
   std::string exhausted_;
 };
 

@@ -11,7 +11,8 @@
 // Marks: `#k` beside an op in the report's best sequence (its position in it, from 1:
 // for a linearizable history, the whole linearization), `?` beside a blocked op (one the
 // search could not place after that sequence). A report that names a partition shows only
-// that partition's ops (and says so).
+// that partition's ops, and one with a monitor's focus only those (each says so, and the
+// monitor's explanation and any note follow the checker's words).
 // Cost: O(n log n) for n ops; the text is O(rows x threads).
 #pragma once
 
@@ -34,10 +35,13 @@ inline constexpr std::size_t kTableRows = 40;
 template <Spec S>
   requires Showable<S>
 std::string render_table(const History<S>& h, const Report& report) {
-  // The ops shown: all, or the failing partition's.
+  // The ops shown: all, the failing partition's, or the few a monitor found no order for.
   std::vector<std::size_t> shown;
-  for (std::size_t i = 0; i < h.ops.size(); ++i)
-    if (report.partition.empty() || spec_partition<S>(h.ops[i].call) == report.partition_key) shown.push_back(i);
+  if (!report.focus.empty())
+    shown = report.focus;
+  else
+    for (std::size_t i = 0; i < h.ops.size(); ++i)
+      if (report.partition.empty() || spec_partition<S>(h.ops[i].call) == report.partition_key) shown.push_back(i);
 
   std::map<std::size_t, std::string> mark;
   for (std::size_t k = 0; k < report.best.size(); ++k) mark[report.best[k]] = "#" + std::to_string(k + 1);
@@ -150,10 +154,15 @@ std::string render_table(const History<S>& h, const Report& report) {
     else line(r.gutter, r.cells);
   }
   out += elided_after;
-  if (!report.partition.empty())
+  if (!report.focus.empty())
+    out += "(only the operations no order explains, even on their own: " + std::to_string(shown.size()) + " of " +
+           std::to_string(h.ops.size()) + ")\n";
+  else if (!report.partition.empty())
     out += "(only " + report.partition_words() + ": " + std::to_string(shown.size()) + " of " +
            std::to_string(h.ops.size()) + " operations)\n";
   out += report.words() + "\n";
+  if (!report.explanation.empty()) out += report.algorithm + ": " + report.explanation + "\n";
+  if (!report.note.empty()) out += "note: " + report.note + "\n";
   if constexpr (HasOutOfOrder<S>) {
     if (report.verdict == Verdict::linearizable)
       out += worst_out_of_order(h, report).words() + "\n";

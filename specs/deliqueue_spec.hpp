@@ -461,7 +461,7 @@ struct DeliQueueModel {
     return c.op == Op::post || c.op == Op::post_at_front ? c.tag + 1u : 0u;
   }
   // (A thread has kTags tags: past them value_of does not give v back, and verify refuses.)
-  static Call with_value(Call c, unsigned v) {
+  static Call with_value(Call c, std::uint32_t v) {
     c.tag = static_cast<std::uint8_t>(std::min<unsigned>(v, deli_spec::kTags) - 1);
     return c;
   }

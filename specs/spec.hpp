@@ -55,13 +55,14 @@
 //       interchangeable (a scenario and its thread permutations run once).
 //   static constexpr bool interchangeable_threads = false;
 //       for a spec whose threads differ beyond what their alphabets say
-//   static unsigned value_of(const Call&);           // 0: the call carries no value
-//   static Call with_value(const Call&, unsigned v);  // the same call carrying v
+//   static unsigned value_of(const Call&);  // 0: the call carries no value
+//   static Call with_value(Call, std::uint32_t v);  // the same call carrying v
 //       data independence: the structure and its model never look at these values (a
 //       stack's, a queue's elements). verify then gives every value-carrying call a
 //       value of its own, 1, 2, ... in order of appearance, instead of each value of
 //       the alphabet (a scenario that repeats a value is the image of that one under a
-//       renaming, and passes if it does)
+//       renaming, and passes if it does). with_value is also a collection spec's
+//       (lin/collection.hpp), with the same meaning.
 //
 //   static void setup();                       once per process, before anything else
 //   static void thread_begin(unsigned t);      on every thread the harness starts, before

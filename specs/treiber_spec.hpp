@@ -151,7 +151,7 @@ struct TreiberSpecOf {
   // Data independence: neither the stack nor its model looks at a value (verify then
   // gives every push a value of its own, in order of appearance).
   static unsigned value_of(const Call& c) { return c.op == Op::push ? static_cast<unsigned>(c.value) : 0; }
-  static Call with_value(Call c, unsigned v) {
+  static Call with_value(Call c, std::uint32_t v) {
     c.value = static_cast<std::int32_t>(v);
     return c;
   }

@@ -20,7 +20,7 @@ expect() {  # expect STATUS DESCRIPTION -- command...
 expect 0 "lfcheck --help" -- "$lfcheck" --help
 expect 2 "no command" -- "$lfcheck"
 expect 2 "unknown command" -- "$lfcheck" frobnicate
-for c in run test model stress props faults mutants replay bench merge lin verify; do
+for c in run test model stress props faults mutants replay bench merge lin verify dpor-fuzz; do
   expect 0 "$c --help" -- "$lfcheck" $c --help
 done
 expect 2 "model: unknown structure" -- "$lfcheck" model nosuch
@@ -34,6 +34,11 @@ expect 2 "model: bad shard" -- "$lfcheck" model treiber --shard 3/3
 expect 2 "model: depth 0" -- "$lfcheck" model treiber --scheduler pct --depth 0
 expect 2 "model: bad budget" -- "$lfcheck" model treiber --max-seconds -1
 expect 2 "merge: no file" -- "$lfcheck" merge
+expect 2 "dpor-fuzz: bad load depth" -- "$lfcheck" dpor-fuzz --load-depth 3
+expect 2 "dpor-fuzz: unknown feature" -- "$lfcheck" dpor-fuzz --exclude nosuch
+expect 2 "dpor-fuzz: --keep without --program" -- "$lfcheck" dpor-fuzz --keep 1
+expect 2 "dpor-fuzz: --keep past the program" -- "$lfcheck" dpor-fuzz --seed 1 --program 0 --keep 999
+expect 2 "dpor-fuzz: bad --break-dpor" -- "$lfcheck" dpor-fuzz --break-dpor none
 expect 2 "stress: threads 0" -- "$lfcheck" stress treiber --threads 0
 expect 2 "stress: ops and duration" -- "$lfcheck" stress treiber --ops 10 --duration 1
 expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory

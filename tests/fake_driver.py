@@ -4,10 +4,10 @@ outcomes, so tests/nightly_truth.sh can check how ./lfcheck nightly (tools/night
 plans, shards, stops and reports, in seconds.
 
 Commands: faults (the catalogue: fake.a and fake.b of structure "fake"), and model,
-lin, stress (--sanitizer thread|address) and mutants, which write a report to --json
+lin, stress (--sanitizer thread|address), dpor-fuzz and mutants, which write a report to --json
 (and a JUnit file to --junit) after FAKE_SECONDS (default 0.2) seconds.
 FAKE_OUTCOMES (environment): comma-separated KIND=OUTCOME, KIND one of model, lin,
-tsan, asan, mutants; unlisted: pass. Outcomes:
+tsan, asan, dpor-fuzz, mutants; unlisted: pass. Outcomes:
   pass      exit 0, a passing run with some work
   fail      exit 1, a failing run with a replay file (always, with --fault)
   signal    killed by SIGSEGV, no report
@@ -89,6 +89,8 @@ def main(argv):
         run.update(layer="model", scenarios=int(option(args, "--scenarios", "100")), executions=1000)
     elif cmd == "stress":
         run.update(workload="w", threads=int(option(args, "--threads", "4")), ops=5000, sanitizer=kind)
+    elif cmd == "dpor-fuzz":
+        run.update(structure="dpor-fuzz", scenario="random programs", programs=40, comparisons=80, executions=9000)
     else:
         run.update(scenario="s", scheduler="pct", iterations=int(option(args, "--iterations", "100000")))
     if got:

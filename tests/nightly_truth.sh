@@ -22,6 +22,9 @@
 #            over-budget correct-code cell is an error (not checked), not "not what it said"
 #   nosub    a build without sanitizer sub-builds: no TSan/ASan parts and no kill matrix
 #            (listed as not checked), lin on its model layer only, exit 0
+#   fuzz     a build with the DPOR fuzzer (lfcheck's own) has a dpor-fuzz part that runs
+#            it for its share (--max-seconds) and counts its programs; a --fault night
+#            lists it as not checked; a build without it (a project's) has no such part
 #   reuse    a reused --out never lends an earlier night's chunk report to this night
 #   usage    bad arguments are one line and exit 2, before anything is built; a short
 #            fault name of two structures is refused as ambiguous
@@ -179,6 +182,24 @@ if FAKE_LOG=$dir/nosub.log build=$dir/nosub-build nightly nosub 0 -- --budget 10
   [[ "$got" == *"'asan.fake'"*"'kill-matrix'"*"'tsan.plain'"* ]] && ok "nosub: what it cannot run is listed, with why" ||
     fail "nosub: unchecked $got"
 fi
+
+# fuzz
+mkdir -p "$dir/fuzz-build/models" && cp "$build/lfcheck-manifest.txt" "$dir/fuzz-build/"
+printf '#!/bin/sh\nexit 2\n' >"$dir/fuzz-build/models/lfcheck-dpor-fuzz" && chmod +x "$dir/fuzz-build/models/lfcheck-dpor-fuzz"
+if FAKE_LOG=$dir/fuzz.log build=$dir/fuzz-build nightly fuzz 0 -- --budget 20 --seed 5; then
+  got=$(q "$dir/fuzz.json" '(parts["dpor-fuzz.lfcheck"]["chunks"], parts["dpor-fuzz.lfcheck"]["work"].get("programs"))')
+  [ "$got" = "(1, 40)" ] && ok "fuzz: the dpor-fuzz part ran once, its programs counted" || fail "fuzz: part $got"
+  grep -q '^dpor-fuzz --seed [0-9]* --max-seconds [0-9]* --quiet' "$dir/fuzz.log" &&
+    ok "fuzz: it runs for its share (--max-seconds)" || fail "fuzz: no dpor-fuzz run with --max-seconds"
+  grep -q '^dpor fuzz (dpor against the full search): pass 40 programs' "$dir/fuzz.out" &&
+    ok "fuzz: the summary has its line" || fail "fuzz: no summary line"
+fi
+if build=$dir/fuzz-build nightly fuzzfault 1 -- --budget 10 --seed 5 --fault fake.a; then
+  got=$(q "$dir/fuzzfault.json" '[u["part"] for u in n["unchecked"] if u["part"] == "dpor-fuzz"], "dpor-fuzz.lfcheck" in parts')
+  [ "$got" = "(['dpor-fuzz'], False)" ] && ok "fuzz: a --fault night lists it as not checked" || fail "fuzz: --fault: $got"
+fi
+got=$(q "$dir/plan.json" '[p for p in parts if p.startswith("dpor-fuzz")]' 2>/dev/null)
+[ "$got" = "[]" ] && ok "fuzz: a build without the fuzzer has no dpor-fuzz part" || fail "fuzz: without it: $got"
 
 # reuse
 nightly reuse1 0 -- --budget 10 --seed 5 && mv "$dir/reuse1.out.d" "$dir/reuse.out.d"

@@ -9,19 +9,22 @@ and the CI shard files (ci/). For every structure of the build:
              model layer and real threads under TSan)
   tsan       `./lfcheck stress` under ThreadSanitizer, every workload, for its share
   asan       `./lfcheck stress --sanitizer address` (ASan+UBSan), the same
-and then the kill matrix (`./lfcheck mutants`, every seeded fault of the structures with
+in lfcheck's own tree the DPOR fuzzer (`./lfcheck dpor-fuzz`: lfcheck's DPOR search
+against Relacy's full search on random programs, issue 43; a build without its binary,
+a project's, has no such part), and then the kill matrix (`./lfcheck mutants`, every seeded fault of the structures with
 hand-written scenarios x every layer) at one seed, picked by the night's seed, in G =
 min(12, its rows) row groups (its shards). Without sanitizer sub-builds there is no
 TSan/ASan part and no kill matrix (it needs the TSan stress binary), and lin runs its
 model layer only: each is listed as not checked.
 
 The budget (--budget: the checks' wall time, not counting the build before it) is
-split between them: tsan 30 %, asan 20 %, model 20 %, lin 15 %, kill matrix 15 %
-(a part the build cannot run gives its share to the others). Each part's share is
+split between them in proportion to tsan 30, asan 20, model 20, lin 15, kill matrix 15
+and dpor-fuzz 5 (a part the build cannot run gives its share to the others). Each part's share is
 divided among the structures. Before each part starts, the time left is shared again
 among the parts still to run in proportion to their shares, so a part that ends early
 gives its time to the rest and one that runs long takes it from them. A stress part
-runs for its share (--duration). A model or lin part always runs its first chunk and
+runs for its share (--duration), the DPOR fuzzer for its share (--max-seconds, stopping
+at its first disagreement). A model or lin part always runs its first chunk and
 then more chunks while the next one (as long as the last) fits its share, until a
 chunk fails or errs. The kill matrix runs its row groups (one `mutants --shard J/G`
 each, starting at the group the seed picks) while time is left; the groups it has no
@@ -76,7 +79,7 @@ from one_line_argparse import OneLineParser  # noqa: E402
 from mutants import FALSE_ALARM, NO_SPEC, compact, judge, shard_of  # noqa: E402
 from verdicts import command_runs, exit_status, junit, summary  # noqa: E402
 
-SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15}
+SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15, "dpor-fuzz": 0.05}
 MATRIX_ROWS = 12          # the kill matrix is run as mutants --shard J/12
 LIN_CHUNK_SCENARIOS = 50        # at most, per lin chunk (fewer where the share has no time for 50)
 LIN_MIN_SCENARIOS = 5
@@ -85,7 +88,8 @@ MODEL_MIN_ITERATIONS = 20000
 MIN_STRESS_SECONDS = 10
 HEARTBEAT_SECONDS = 300   # a progress line for a chunk running this long, and every as long again
 KILL_AFTER_SECONDS = 60   # a chunk still running this long after its SIGTERM is killed
-LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin"}
+LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin", "dpor-fuzz": "model"}
+FUZZER = os.path.join("models", "lfcheck-dpor-fuzz")   # in the build: lfcheck's own tree only
 
 
 def parse_duration(text):
@@ -137,9 +141,10 @@ class Part:
         self.started = False
 
 
-def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows):
+def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows, fuzzer=False):
     """(parts, unchecked, split) for the whole night (all shards): every part with its
-    share. matrix_rows: the kill matrix's rows (0: no matrix for this build)."""
+    share. matrix_rows: the kill matrix's rows (0: no matrix for this build); fuzzer:
+    the build has the DPOR fuzzer (lfcheck's own tree)."""
     unchecked = []
     kinds = {}
     for name, layers in structures:
@@ -184,9 +189,13 @@ def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_see
                           "scenarios"})
     else:
         kinds["kill-matrix"] = list(range(MATRIX_ROWS))
+    if fuzzer and fault_structure:
+        unchecked.append({"part": "dpor-fuzz", "reason": "a --fault nightly checks the faulty build only"})
+    elif fuzzer:
+        kinds["dpor-fuzz"] = ["lfcheck"]
     total_share = sum(SHARES[k] for k in kinds)
     parts = []
-    for kind in ("model", "lin", "tsan", "asan", "kill-matrix"):
+    for kind in ("model", "lin", "tsan", "asan", "dpor-fuzz", "kill-matrix"):
         members = kinds.get(kind, [])
         if not members:
             continue
@@ -321,6 +330,12 @@ class Nightly:
             return (["model", part.structure, "--scheduler", "pct", "--iterations", str(iterations),
                      "--depth", str(depth), "--seed", str((a.seed + k) % 1001), "--first-failure", "--quiet"] + fault,
                     f"PCT depth {depth}, {iterations:,} iterations")
+        if part.kind == "dpor-fuzz":
+            if k:
+                return None
+            seconds = max(MIN_STRESS_SECONDS, int(left))
+            return (["dpor-fuzz", "--seed", str(derived_seed(a.seed, part.name)), "--max-seconds", str(seconds),
+                     "--quiet"], f"random programs for {seconds} s")
         if part.kind == "lin":
             seed = derived_seed(a.seed, part.name, k)
             layer = [] if self.subbuilds else ["--layer", "model"]
@@ -365,7 +380,8 @@ class Nightly:
         rows = len(matrix_faults) + len({st for _, st in matrix_faults})
         global MATRIX_ROWS
         MATRIX_ROWS = max(1, min(MATRIX_ROWS, rows))
-        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows)
+        fuzzer = os.access(os.path.join(a.build, FUZZER), os.X_OK)
+        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows, fuzzer)
         self.subbuilds = subbuilds
         owner = deal(plan, a.shards)
         mine = [p for i, p in enumerate(plan) if owner[i] == a.shard]
@@ -416,7 +432,7 @@ class Nightly:
                     # the report); one that could not run would not run better again. A
                     # model or lin chunk is sized to the time left (chunk_args); without
                     # a cost to size it by, one as long as the last must fit.
-                    if part.kind in ("tsan", "asan") or exit_status(part.runs) != 0 or \
+                    if part.kind in ("tsan", "asan", "dpor-fuzz") or exit_status(part.runs) != 0 or \
                             (part.cost is None and part.last_seconds > left):
                         break
                 nxt = self.chunk_args(part, left)
@@ -472,7 +488,7 @@ class Nightly:
               + (f", shard {a.shard}/{a.shards}" if a.shards > 1 else "") + f", {clock(seconds)} spent ===")
         table = {}
         for p in parts:
-            if p.kind == "kill-matrix":
+            if p.kind in ("kill-matrix", "dpor-fuzz"):
                 continue
             table.setdefault(p.structure, {})[p.kind] = p
         kinds = ("model", "lin", "tsan", "asan")
@@ -488,6 +504,10 @@ class Nightly:
                 else:
                     cells.append(f"{part_verdict(p.runs)} {work_text(p.runs, short=True)} {p.seconds:.0f}s")
             print(f"{s:<14}" + "".join(f"{c:<33} " for c in cells).rstrip())
+        for p in parts:
+            if p.kind == "dpor-fuzz":
+                print(f"dpor fuzz (dpor against the full search): " + (f"{part_verdict(p.runs)} {work_text(p.runs)} "
+                      f"{p.seconds:.0f}s" if p.runs else "not checked"))
         matrix = [p for p in parts if p.kind == "kill-matrix"]
         if matrix:
             rows = [r for p in matrix for r in p.runs if r.get("fault")]
@@ -584,7 +604,10 @@ def work_of(runs):
                 if key:
                     w[key] = w.get(key, 0) + 1
             continue
-        if "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
+        if "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
+            w["programs"] = w.get("programs", 0) + int(r["programs"] or 0)
+            w["comparisons"] = w.get("comparisons", 0) + int(r.get("comparisons", 0) or 0)
+        elif "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
             lay = "stress " if r["layer"] == "stress" else ""
             w[lay + "scenarios"] = w.get(lay + "scenarios", 0) + int(r.get("scenarios", 0) or 0)
             w[lay + "executions"] = w.get(lay + "executions", 0) + int(r.get("executions", 0) or 0)
@@ -602,7 +625,7 @@ def work_text(runs, short=False):
         return "no work" if not short else "0"
     names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen",
              "stress scenarios": "rt-scen", "stress executions": "rt-exec", "faults": "faults",
-             "correct-code cells": "cells"}
+             "correct-code cells": "cells", "programs": "prog", "comparisons": "cmp"}
     return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
 
 

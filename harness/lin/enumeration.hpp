@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "harness/lin/scenario.hpp"
+#include "lin/collection.hpp"
 #include "specs/spec.hpp"
 
 namespace lfcheck::lin {
@@ -59,11 +60,10 @@ concept HasAlphabet = requires(spec::Slot slot) {
 };
 
 // A data-independent spec: value_of(call) names the value a call carries (0: none),
-// with_value(call, v) is the same call carrying v.
+// with_value(call, v) is the same call carrying v (lin/collection.hpp's with_value).
 template <class S>
-concept DataIndependent = requires(const typename S::Call& c, unsigned v) {
+concept DataIndependent = HasWithValue<S> && requires(const typename S::Call& c) {
   { S::value_of(c) } -> std::convertible_to<unsigned>;
-  { S::with_value(c, v) } -> std::same_as<typename S::Call>;
 };
 
 template <class S>

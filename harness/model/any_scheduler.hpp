@@ -19,6 +19,7 @@
 #include <ostream>
 #include <variant>
 
+#include "harness/model/deep_full_search.hpp"
 #include "harness/model/dpor/scheduler.hpp"
 #include "harness/model/pct_scheduler.hpp"
 #include "harness/model/tree_estimate.hpp"
@@ -26,7 +27,8 @@
 
 namespace lfcheck::model {
 
-enum class SchedulerKind { random, pct, bound, full, dpor };
+// full_deep: the full search at load depth 2 (deep_full_search.hpp).
+enum class SchedulerKind { random, pct, bound, full, full_deep, dpor };
 
 // The kind the next simulation's AnyScheduler is (one simulation at a time).
 inline SchedulerKind& next_scheduler_kind() {
@@ -46,6 +48,7 @@ class AnyScheduler {
   using Pct = With<pct_scheduler<N>>;
   using Bound = With<estimating_scheduler<rl::context_bound_scheduler<N>>>;
   using Full = With<estimating_scheduler<rl::full_search_scheduler<N>>>;
+  using FullDeep = With<deep_full_search<N>>;
   using Dpor = With<dpor_scheduler<N>>;
 
  public:
@@ -57,6 +60,7 @@ class AnyScheduler {
       case SchedulerKind::pct: impl_.template emplace<Pct>(params, dynamic); break;
       case SchedulerKind::bound: impl_.template emplace<Bound>(params, dynamic); break;
       case SchedulerKind::full: impl_.template emplace<Full>(params, dynamic); break;
+      case SchedulerKind::full_deep: impl_.template emplace<FullDeep>(params, dynamic); break;
       case SchedulerKind::dpor: impl_.template emplace<Dpor>(params, dynamic); break;
     }
   }
@@ -110,7 +114,7 @@ class AnyScheduler {
         impl_);
   }
 
-  std::variant<std::monostate, Random, Pct, Bound, Full, Dpor> impl_;
+  std::variant<std::monostate, Random, Pct, Bound, Full, FullDeep, Dpor> impl_;
 };
 
 }  // namespace lfcheck::model

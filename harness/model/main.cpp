@@ -47,8 +47,10 @@ options:
   --bound K         context bound for the exhaustive bound search (default 2)
   --dpor-executions N  the default plan's dpor budget per scenario (default
                     500000; --scheduler dpor alone has none)
-  --load-depth D    dpor: a load may read D stores back: 1 as Relacy's tree
-                    searches (default), 2 as its sampled runs
+  --load-depth D    dpor, full: a load may read D stores back: 1 as Relacy's
+                    tree searches (default), 2 as its sampled runs (the full
+                    search at 2 keeps the tree searches' other choices:
+                    docs/model.md, "The full search at load depth 2")
   --max-seconds S   wall-clock budget of each run (any scheduler); a run the
                     budget ends is "stopped at budget" (verdict error, exit 2
                     unless a run failed), never a pass, never exhaustive.
@@ -105,7 +107,7 @@ struct Options {
   cli::Shard shard;         // --shard I/N: runs I, I+N, ... of the plan
   bool quiet = false, list = false, list_faults = false, first_failure = false, history = false;
   bool outcomes = false;      // --outcomes: each run's distinct outcome() values in the JSON
-  unsigned load_depth = 1;    // dpor: stores back a load may read
+  unsigned load_depth = 1;    // dpor, full: stores back a load may read
   std::uint64_t dpor_executions = 500000;  // the default plan's dpor budget (then bound, full)
   std::string initial_state;  // replay: Relacy's scheduler state of the failing iteration
   std::uint64_t seed = 0;     // random scheduler: start at iteration seed * kSeedStride
@@ -315,6 +317,7 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
   r.str("structure", e.structure).str("scenario", e.scenario).str("scheduler", scheduler);
   r.num("iterations", outcome.executions).boolean("exhaustive", exhaustive);
   if (scheduler == "bound") r.num("bound", o.bound);
+  if (scheduler == "full") r.num("load_depth", o.load_depth);
   if (scheduler == "dpor") {
     // The bounds that remain on an exhaustive DPOR verdict (docs/model.md, "What a
     // verified verdict means"), and the search's counts.

@@ -76,11 +76,13 @@ ModelOutcome run_model(const ModelRequest& request, SchedulerKind scheduler) {
   params.output_stream = &history_text;
   params.progress_stream = &null_progress;
   params.context_bound = request.context_bound;
-  // DPOR at load depth 2 lets loads read as far back as sampled runs do (Relacy
-  // decides that by the search type; the dpor scheduler enumerates the choices).
-  params.search_type = kind == SearchKind::sampled || (dpor && request.load_depth >= 2)
-                           ? rl::random_scheduler_type
-                           : rl::fair_context_bound_scheduler_type;
+  // DPOR and the full search at load depth 2 let loads read as far back as sampled
+  // runs do (Relacy decides that by the search type; the dpor scheduler and
+  // deep_full_search enumerate the choices, and narrow the search type's other
+  // sampled-run draws back to the tree searches').
+  const bool deep = request.load_depth >= 2 && (dpor || scheduler == SchedulerKind::full_deep);
+  params.search_type = kind == SearchKind::sampled || deep ? rl::random_scheduler_type
+                                                           : rl::fair_context_bound_scheduler_type;
   if (dpor) model::dpor_settings().load_depth = request.load_depth >= 2 ? 2 : 1;
   std::string initial = request.initial_state;
   if constexpr (kind == SearchKind::sampled) {
@@ -200,6 +202,7 @@ ModelOutcome run_with(const std::string& scheduler, const ModelRequest& request)
   if (scheduler == "pct") return run_model<N, SearchKind::sampled>(request, SchedulerKind::pct);
   if (scheduler == "bound") return run_model<N, SearchKind::tree>(request, SchedulerKind::bound);
   if (scheduler == "dpor") return run_model<N, SearchKind::tree>(request, SchedulerKind::dpor);
+  if (request.load_depth >= 2) return run_model<N, SearchKind::tree>(request, SchedulerKind::full_deep);
   return run_model<N, SearchKind::tree>(request, SchedulerKind::full);
 }
 

@@ -102,7 +102,7 @@ struct ModelRequest {
   Clock::time_point deadline = Clock::time_point::max();  // --max-seconds
   ExecutionObserver observer;                  // progress
   bool collect_outcomes = false;               // --outcomes: the distinct outcome() values
-  unsigned load_depth = 1;                     // dpor: stores back a load may read (1 or 2)
+  unsigned load_depth = 1;                     // dpor, full: stores back a load may read (1 or 2; full: deep_full_search.hpp)
 };
 
 // Why a run ended before its scheduler did.

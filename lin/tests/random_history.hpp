@@ -5,7 +5,8 @@
 // step: invoke a new op, reach its linearization point (the model runs it: that is its
 // result), or respond. Each op's interval contains its linearization point, so the
 // linearization-point order is a witness. Stamps advance by 1 per tick, but with
-// probability 1/8 a tick keeps the previous stamp (equal stamps: overlap, the tie rule).
+// probability 1/8 (Simulation) a tick keeps the previous stamp (equal stamps: overlap,
+// the tie rule).
 // program_order: a prefix, per-thread sequences and a suffix; the results come from one
 // random interleaving of the threads (ops are listed thread by thread, not in that order).
 #pragma once
@@ -21,9 +22,18 @@
 
 namespace lfcheck::lin::examples {
 
-// gen(rng, serial) -> Call; serial numbers the ops from 0 in invocation order.
+// How the simulated threads run (real_time).
+struct Simulation {
+  unsigned same_stamp_one_in = 8;  // a tick keeps the previous stamp with probability 1/N
+  bool slow_thread = false;        // one random thread (or none) takes its steps 4 times less
+                                   // often once a call is open, so its calls overlap many
+  std::uint32_t first_serial = 0;  // the serial of the first call
+};
+
+// gen(rng, serial) -> Call; serial numbers the ops in invocation order.
 template <class S, class CallGen>
-History<S> random_real_time_history(Rng& rng, std::uint32_t threads, std::size_t ops, CallGen&& gen) {
+History<S> random_real_time_history(Rng& rng, std::uint32_t threads, std::size_t ops, CallGen&& gen,
+                                    const Simulation& sim = {}) {
   History<S> h;
   h.order = Order::real_time;
   h.ops.reserve(ops);
@@ -31,16 +41,18 @@ History<S> random_real_time_history(Rng& rng, std::uint32_t threads, std::size_t
   std::vector<Step> step(threads, Step::idle);
   std::vector<std::size_t> current(threads, 0);
   typename S::State state = S::initial();
+  const std::uint32_t slow = sim.slow_thread ? static_cast<std::uint32_t>(rng() % (threads + 1)) : threads;
   std::uint64_t now = 0;
   std::size_t started = 0, running = 0;
   while (started < ops || running > 0) {
     const auto t = static_cast<std::uint32_t>(rng() % threads);
+    if (t == slow && step[t] != Step::idle && rng() % 4 != 0) continue;
     if (step[t] == Step::idle && started == ops) continue;
-    if (rng() % 8 != 0) ++now;
+    if (rng() % sim.same_stamp_one_in != 0) ++now;
     switch (step[t]) {
       case Step::idle: {
         Operation<S> op;
-        op.call = gen(rng, static_cast<std::uint32_t>(started));
+        op.call = gen(rng, sim.first_serial + static_cast<std::uint32_t>(started));
         op.thread = t;
         op.invoke = now;
         current[t] = h.ops.size();

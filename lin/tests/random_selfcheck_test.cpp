@@ -21,20 +21,9 @@ namespace {
 
 using namespace lfcheck::lin;
 using namespace lfcheck::lin::examples;
-using testing_support::witness_problem;
 
-std::uint64_t test_seed() {
-  const char* env = std::getenv("LFCHECK_LIN_SEED");
-  const std::uint64_t seed = env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
-  std::printf("seed: %llu\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
-
-std::string replay(std::uint64_t seed, std::size_t case_number) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return "case " + std::to_string(case_number) + "; replay: LFCHECK_LIN_SEED=" + std::to_string(seed) +
-         " lfcheck-lin-tests --gtest_filter=" + info->test_suite_name() + "." + info->name() + "\n";
-}
+using testing_support::replay;
+using testing_support::test_seed;
 
 template <class S>
 History<S> small_history(Rng& rng, Order order) {

@@ -1,13 +1,15 @@
 // Helpers of the checker's tests: short builders for operations, gtest printing of
-// verdicts, and the independent validation of a witness (Report::best of a
-// linearizable verdict must be an order of every op that the history's order allows
-// and in which the spec gives every op its result).
+// verdicts, the seed and replay line of randomized tests, and expect_verdict (every
+// witness held to lin/witness.hpp).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <ostream>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "lin/history.hpp"
 #include "lin/permutation_search.hpp"
 #include "lin/table.hpp"
+#include "lin/witness.hpp"
 
 namespace lfcheck::lin {
 
@@ -46,25 +49,19 @@ History<S> program_order(std::vector<Operation<S>> ops) {
   return History<S>{Order::program_order, std::move(ops)};
 }
 
-// "" if order is a linearization of h (every op once, the order respected, every result
-// the model's); else what is wrong with it.
-template <class S>
-std::string witness_problem(const History<S>& h, const std::vector<std::size_t>& order) {
-  if (order.size() != h.ops.size()) return "the witness has " + std::to_string(order.size()) + " of " +
-                                             std::to_string(h.ops.size()) + " ops";
-  std::vector<bool> seen(h.ops.size(), false);
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    if (order[k] >= h.ops.size() || seen[order[k]]) return "op " + std::to_string(order[k]) + " repeated or invalid";
-    seen[order[k]] = true;
-    for (std::size_t x = 0; x < h.ops.size(); ++x)
-      if (!seen[x] && precedes(h, x, order[k]))
-        return "op " + std::to_string(order[k]) + " placed before op " + std::to_string(x) + ", which precedes it";
-  }
-  typename S::State state = S::initial();
-  for (std::size_t i : order)
-    if (!spec_step<S>(state, h.ops[i].call, h.ops[i].result))
-      return "the model rejects the result of op " + std::to_string(i) + " where the witness places it";
-  return "";
+// The seed of a randomized test: LFCHECK_LIN_SEED, else a random one; printed first.
+inline std::uint64_t test_seed() {
+  const char* env = std::getenv("LFCHECK_LIN_SEED");
+  const std::uint64_t seed = env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
+  std::printf("seed: %llu\n", static_cast<unsigned long long>(seed));
+  return seed;
+}
+
+// "case N; replay: LFCHECK_LIN_SEED=S lfcheck-lin-tests --gtest_filter=<this test>".
+inline std::string replay(std::uint64_t seed, std::size_t case_number) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return "case " + std::to_string(case_number) + "; replay: LFCHECK_LIN_SEED=" + std::to_string(seed) +
+         " lfcheck-lin-tests --gtest_filter=" + info->test_suite_name() + "." + info->name() + "\n";
 }
 
 // Checks h, expects `expected`, validates a witness, and (for small h) asks the

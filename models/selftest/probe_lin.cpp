@@ -120,7 +120,7 @@ struct Value2RegisterSpec {
   }
   static std::vector<Call> alphabet(spec::Slot) { return {{true, 1}, {true, 2}, {false, 0}}; }
   static unsigned value_of(const Call& c) { return c.write ? static_cast<unsigned>(c.value) : 0; }
-  static Call with_value(Call c, unsigned v) {
+  static Call with_value(Call c, std::uint32_t v) {
     c.value = static_cast<int>(v);
     return c;
   }
