@@ -2,6 +2,8 @@
 # verify_truth.sh LIN_MODEL PROBES LFCHECK — lfcheck verify (harness/lin/verify_main.cpp)
 # says what it did, on lfcheck's structures (LIN_MODEL: lfcheck-lin-model) and the probe
 # specs (PROBES: lfcheck-lin-model-probes), at small bounds (seconds):
+#   docs      the command README.md and docs/verify.md show, run as written, prints what
+#             they show
 #   verified  every scenario of shutdown 2x2 (+1) ended: VERIFIED, exit 0, the JSON's
 #             verified_up_to, ended = scenarios = of_scenarios, the model's bounds
 #   fault     treiber.pop_gives_up at 2x2 (+1): FAILED, exit 1, a replay file that
@@ -22,6 +24,15 @@ source "$(dirname "$0")/truth_lib.sh"
 j() {  # FILE EXPR: a Python expression over the first run r of a report
   /usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["runs"][0]; print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# --- the command README.md and docs/verify.md show, as written ---------------------------
+LFCHECK_BUILD_DIR=$(dirname "$(dirname "$lin")") LFCHECK_SKIP_SETUP=1 "$lfcheck" verify treiber --threads 2 --calls 2 --prefix 1 \
+  >"$dir/readme.out" 2>"$dir/readme.err"
+rc=$?
+[ $rc = 0 ] && grep -q '^verify treiber up to 2×2 (+1): 156 scenarios (3,600 before reduction by threads, values: x23.08)$' "$dir/readme.out" &&
+  grep -q '^VERIFIED up to 2×2 (+1): treiber — 156 of 156 scenarios ended, ' "$dir/readme.out" &&
+  ok "the documented command: ./lfcheck verify treiber --threads 2 --calls 2 --prefix 1 says what the docs show" ||
+  { fail "the documented command: exit $rc"; head -3 "$dir/readme.out"; tail -3 "$dir/readme.err"; }
 
 # --- verified --------------------------------------------------------------------------
 if run verified 0 -- "$lin" verify shutdown --threads 2 --calls 2 --prefix 1; then

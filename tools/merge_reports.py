@@ -219,7 +219,7 @@ def join_verify_parts(runs):
         n = next(iter(totals))
         whole = {k: v for k, v in parts[0].items()
                  if k not in ("shard", "failure", "scenario", "failing_index", "replay", "trace", "stopped",
-                              "not_ended_scenarios", "verified_up_to")}
+                              "not_ended_scenarios", "verified_up_to", "ended_in_order")}
         for k in VERIFY_SUMMED:
             total = sum(p.get(k, 0) for p in parts)
             whole[k] = round(total, 3) if isinstance(total, float) else total
@@ -254,7 +254,8 @@ def join_verify_parts(runs):
         elif whole["ended"] and whole.get("no_shared_access_scenarios", 0) == whole["ended"]:
             whole["verdict"] = "error"
             whole["failure"] = f"NO WORK: no shared access seen in any of the {whole['ended']} scenarios"
-        elif whole["scenarios"] != total or whole["ended"] != total or any(p.get("verdict") != "pass" for p in parts):
+        elif whole["scenarios"] != total or whole["ended"] != total or \
+                any(p.get("verdict") != "pass" and p.get("scenarios", 0) > 0 for p in parts):  # (an empty shard: none)
             whole["verdict"] = "error"
             whole["failure"] = (f"NOT VERIFIED up to {bound}: {whole['ended']} of {total} scenarios ended; "
                                 f"{whole['not_ended']} did not, {whole['not_run']} not run"

@@ -148,22 +148,40 @@ class Enumerator {
   bool build(const VerifyBound& b, Reduction r, std::string& why) {
     bound_ = b;
     letters_seed_ = r.letters_seed;
-    if constexpr (HasThreadCloser<S>) bound_.calls = std::min(bound_.calls, kMaxOpsPerThread - 1);
+    if (HasThreadCloser<S> && b.calls > kMaxOpsPerThread - 1) {
+      why = std::string(S::name) + " ends every thread with a closing call: at most " +
+            std::to_string(kMaxOpsPerThread - 1) + " calls per thread";
+      return false;
+    }
     values_ = false;
     if constexpr (DataIndependent<S>) values_ = r.values;
     if (!slot(spec::Slot{spec::Where::prefix}, prefix_, b.prefix > 0, why) ||
         !slot(spec::Slot{spec::Where::suffix}, suffix_, b.suffix > 0, why))
       return false;
-    threads_.assign(b.threads + 1, {});
+    threads_.clear();  // (clear and resize: assign(n, {}) made g++ 12 warn through Relacy's operator new)
+    threads_.resize(b.threads + 1);
     for (unsigned n = 2; n <= b.threads; ++n) {
       threads_[n].resize(n);
       for (unsigned t = 0; t < n; ++t)
         if (!slot(spec::Slot{spec::Where::parallel, t, n}, threads_[n][t], true, why)) return false;
     }
-    classes_.assign(b.threads + 1, {});
+    classes_.clear();
+    classes_.resize(b.threads + 1);
     for (unsigned n = 2; n <= b.threads; ++n)
       if (!thread_classes(n, r.threads, classes_[n], why)) return false;
     return true;
+  }
+
+  // How many words run() would visit (saturating): the cost of enumerating.
+  std::uint64_t visits() const {
+    std::uint64_t total = 0;
+    for (const Shape& shape : shapes()) {
+      std::uint64_t n = 1;
+      for (auto* s : positions(shape)) n = s->letters.size() && n > UINT64_MAX / s->letters.size() ? UINT64_MAX
+                                                                                                   : n * s->letters.size();
+      total = total > UINT64_MAX - n ? UINT64_MAX : total + n;
+    }
+    return total;
   }
 
   Enumeration run() {
@@ -504,6 +522,10 @@ bool reduction_relatives(const VerifyBound& bound, std::uint64_t letters_seed, c
   }
 }
 
+// The most scenarios enumerate() visits (after the values reduction, before the thread
+// one): about a minute's work, far more than any bound whose scenarios could all be run.
+constexpr std::uint64_t kMaxEnumerated = 50'000'000;
+
 // Every scenario of `bound` over S's alphabets, smallest first, one per class of the
 // reductions asked for; false (and why) if S's alphabets do not allow it.
 template <class S>
@@ -514,6 +536,12 @@ bool enumerate(const VerifyBound& bound, Reduction reduction, Enumeration& out, 
   } else {
     detail::Enumerator<S> e;
     if (!e.build(bound, reduction, why)) return false;
+    if (e.visits() > kMaxEnumerated) {
+      why = "up to " + bound.text() + " " + S::name + " has " + std::to_string(e.visits()) +
+            " scenarios to enumerate before the reductions, more than verify enumerates (" +
+            std::to_string(kMaxEnumerated) + "): a smaller bound, or a smaller alphabet";
+      return false;
+    }
     out = e.run();
     why = e.bad_value();
     return why.empty();

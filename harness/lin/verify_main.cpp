@@ -192,7 +192,7 @@ RunRecord bound_record(const LinEntry& e, const Options& o, const BoundRun& run,
   r.num("scenarios", run.mine).num("of_scenarios", en.scenarios.size()).num("unreduced_scenarios", en.unreduced);
   r.str("reduction", reductions_text(en));
   r.num("ended", run.ended).num("not_ended", run.not_ended.size()).num("not_run", run.not_run);
-  r.num("no_shared_access_scenarios", run.no_access);
+  r.num("no_shared_access_scenarios", run.no_access).num("ended_in_order", run.ended_in_order);
   r.num("executions", run.executions);
   r.num("dpor_executions", o.run.limits.executions).num("load_depth", o.run.limits.load_depth);
   r.str("bounds", dpor_bounds(o.run.limits.load_depth));
@@ -259,6 +259,8 @@ void print_outcome(const LinEntry& e, const Options& o, const BoundRun& run, con
   if (run.verified(o.run.shards > 1)) std::printf("  within: %s\n", r.get("bounds").c_str());
   if (!run.verified(o.run.shards > 1)) {
     std::printf("  %s\n", r.failure.c_str());
+    std::printf("  how far it got: the first %s of the %s scenarios (in order) ended\n",
+                with_commas(run.ended_in_order).c_str(), with_commas(run.mine).c_str());
     for (std::size_t i = 0; i < run.not_ended.size() && i < 10; ++i)
       std::printf("  not ended (%s): %s\n", run.not_ended[i].why.c_str(),
                   e.describe(run.enumeration.scenarios[run.not_ended[i].index].encoded).c_str());
@@ -302,7 +304,8 @@ RunRecord verify_ladder(const LinEntry& e, const Options& o) {
     std::string why;
     if (!enumerate_bound(e, o, b, run, why)) {
       if (verified.empty() && unverifiable.empty()) cli::usage_error("lfcheck verify", why);
-      break;  // a bound beyond what the spec allows
+      std::printf("the ladder ends before %s: %s\n", b.text().c_str(), why.c_str());
+      break;  // a bound beyond what the spec or the enumeration allows
     }
     print_header(e, o, run);
     run_bound(e, o.run, verified, run);

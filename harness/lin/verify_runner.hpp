@@ -57,6 +57,7 @@ struct BoundRun {
   std::uint64_t skipped = 0;     // ... of them within a bound verified before (not run again)
   std::uint64_t no_access = 0;   // ... of them in which no thread touched the Sync policy
   std::uint64_t not_run = 0;     // ... never started (after a failure, the budget or an interrupt)
+  std::uint64_t ended_in_order = 0;  // how far it got: the first this many, in order, all ended
   std::vector<NotEnded> not_ended;  // started, and did not end
   std::uint64_t executions = 0;
   double seconds = 0;
@@ -84,10 +85,7 @@ inline RunRecord item_record(const LinOutcome& out) {
 }
 
 inline std::string why_not_ended(const RunRecord& r) {
-  const std::string stopped = r.get("stopped");
-  if (stopped == "limit") return "limit";
-  if (stopped == "budget") return "budget";
-  if (stopped == "interrupt") return "interrupt";
+  if (!r.get("stopped").empty()) return r.get("stopped");  // limit, budget, interrupt, or the harness's words
   return r.failure.empty() ? "did not end" : r.failure;
 }
 
@@ -126,8 +124,8 @@ inline void run_bound(const LinEntry& e, const VerifyRunOptions& o, const std::v
             return r;
           }
           if (!e.verify(all[mine[todo[k]]].encoded, o.limits, o.fault, out)) {
-            out.failed = true;
-            out.failure = "ERROR: the scenario does not decode, or the fault is unknown";
+            out = LinOutcome{};  // the harness's error, not a verdict on the code: not ended
+            out.stopped = "cannot run it: the scenario does not decode, or the fault is unknown";
           }
           if (out.failed && o.jobs <= 1) failures[todo[k]] = out;
           return detail::item_record(out);
@@ -187,6 +185,12 @@ inline void run_bound(const LinEntry& e, const VerifyRunOptions& o, const std::v
       run.not_ended.push_back({mine[p], detail::why_not_ended(r)});
       run.budget_hit = run.budget_hit || r.get("stopped") == "budget";
     }
+  }
+  for (std::size_t p = 0; p < mine.size(); ++p, ++run.ended_in_order) {
+    bool within = false;
+    for (const VerifyBound& b : skip) within = within || all[mine[p]].within(b);
+    const auto it = done.find(p);
+    if (!within && (it == done.end() || it->second.verdict != lfcheck::Verdict::pass)) break;
   }
   if (first_fail) {
     // Scenarios after the failure were not run (or not waited for): not counted.
