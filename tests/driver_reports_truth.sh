@@ -19,7 +19,8 @@
 #           (the model step is it; the lin step runs the stress layer): exit 0, no overlap
 #   verify  run's verify step (./lfcheck verify --ladder) on a structure whose spec
 #           declares an alphabet: its record joins the report; a failing or dying verify
-#           step is exit 1 or 2 like any step; without an alphabet the step is left out
+#           step is exit 1 or 2 like any step; without an alphabet the step is left out;
+#           a listing of the alphabets that fails is an error run (exit 2), not "no alphabet"
 set -u
 lfcheck=$1
 source "$(dirname "$0")/truth_lib.sh"
@@ -86,6 +87,9 @@ FAKE_ALPHABETS=fake case_ run-verify 0 "" "lin-model:pass lin-stress:pass model:
 FAKE_ALPHABETS=fake case_ run-verify-fail 1 "verify:correct=fail" "lin-model:pass lin-stress:pass model:pass verify:fail" -- \
   run fake --jobs 1
 FAKE_ALPHABETS=fake case_ run-verify-signal 2 "verify:correct=signal" "lin-model:pass lin-stress:pass model:pass verify:error" -- \
+  run fake --jobs 1
+# A listing of the alphabets that fails is an error run, never "declares no alphabet".
+FAKE_ALPHABETS=fake FAKE_ALPHABETS_STATUS=2 case_ run-verify-nolist 2 "" "lin-model:pass lin-stress:pass model:pass verify:error" -- \
   run fake --jobs 1
 FAKE_ALPHABETS=fake case_ run-verify-off 0 "" "lin-model:pass lin-stress:pass model:pass" -- run fake --jobs 1 --verify-seconds 0
 

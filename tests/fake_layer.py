@@ -29,7 +29,7 @@ Every failing outcome but bare1 also prints the lines the faults test used to re
 evidence (a structures/ line, a replay line, a shrunk scenario), whether the failure
 is a rejection or not. Unlisted (layer, fault): pass. A lin stand-in run as `verify ...`
 (lfcheck verify) is LAYER verify: `--alphabets` prints the structures of FAKE_ALPHABETS
-(comma-separated), other runs write a ladder's record (verified up to 2x1 (+1) on a pass). The fault list
+(comma-separated; it exits FAKE_ALPHABETS_STATUS, if set, printing nothing), other runs write a ladder's record (verified up to 2x1 (+1) on a pass). The fault list
 (--list-faults-json, --list-faults) is fake.a and fake.b of mechanism "fake" (the
 layers that must catch them: FAKE_CAUGHT_BY if set). --list (lin): the structure
 "fake". FAKE_LOG (if set): each run appends "LAYER ARGS" to it. A run that inherited
@@ -93,6 +93,9 @@ def main():
         print("fake")
         return 0
     if layer == "verify" and "--alphabets" in args:
+        if os.environ.get("FAKE_ALPHABETS_STATUS", "0") != "0":  # the listing itself fails
+            print("fake: cannot list the alphabets", file=sys.stderr)
+            return int(os.environ["FAKE_ALPHABETS_STATUS"])
         named = args[0] if args and not args[0].startswith("-") else None
         for s in filter(None, os.environ.get("FAKE_ALPHABETS", "").split(",")):
             if named in (None, s):
