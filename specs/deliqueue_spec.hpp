@@ -434,10 +434,11 @@ struct DeliQueueModel {
 
   // lfcheck verify's alphabet (specs/spec.hpp): the other threads post (due at once),
   // post barriers and quit safely; the owner, the Looper, polls and posts; a prefix posts
-  // (due at once, at the front, or due only once the clock reaches 5) and posts a
+  // (due at once, at the front, due only once the clock reaches 5, or at INT64_MAX, never
+  // due: beside a front post, at INT64_MIN, the comparator's extremes) and posts a
   // barrier; a suffix moves the clock to 5 and polls. Left out: peek, is_idle, now
-  // (reads of what poll shows), remove_barrier, async posts, unsafe quits, the int64
-  // extremes (the generated scenarios and the props have them). A post carries a
+  // (reads of what poll shows), remove_barrier, async posts, unsafe quits, the other
+  // times (the generated scenarios and the props have them). A post carries a
   // value, its message's tag (value_of: verify gives each post a message of its own;
   // the queue never looks at which message it holds).
   static std::vector<Call> alphabet(spec::Slot slot) {
@@ -450,7 +451,8 @@ struct DeliQueueModel {
     };
     switch (slot.where) {
       case spec::Where::prefix:
-        return {call(Op::post), call(Op::post_at_front), call(Op::post, 5), call(Op::barrier)};
+        return {call(Op::post), call(Op::post_at_front), call(Op::post, 5), call(Op::post, deli_spec::kMax),
+                call(Op::barrier)};
       case spec::Where::suffix: return {call(Op::poll, 5, true)};
       default:
         if (slot.owner()) return {call(Op::poll), call(Op::post)};

@@ -435,13 +435,14 @@ struct RemovalModel {
                                          {1, rc::gen::just(Call{Op::reclaim, me})}});
   }
 
-  // lfcheck verify's alphabet (specs/spec.hpp): the other threads post (tag 0, what 0,
-  // due at once), remove() the prefix's message s.0, and remove_messages and
-  // has_messages by what 0; the owner, the Looper, polls at time 1 and reclaims; a
-  // prefix posts s.0 (what 0, due at once) or s.1 (what 1, due at 1); a suffix polls.
-  // Left out: the other predicates (what and target, callback), later whens, removes of
-  // a thread's own messages, the owner's posts and traversals. No values: remove()
-  // names a message by its tag, and only tags 0 and 1 can be named.
+  // lfcheck verify's alphabet (specs/spec.hpp): the other threads post (tag 2: a message
+  // no remove() names, so it is freed when it comes back; what 0, due at once),
+  // remove() the prefix's message s.0, and remove_messages and has_messages by what 0;
+  // the owner, the Looper, polls at time 1 and reclaims; a prefix posts s.0 (what 0,
+  // due at once: the one remove() names, kept alive) or s.2 (what 1, due at 1); a suffix
+  // polls. Left out: the other predicates (what and target, callback), later whens,
+  // removes of a thread's own messages, the owner's posts and traversals. No values:
+  // remove() names a message by its tag, and only tags 0 and 1 can be named.
   static std::vector<Call> alphabet(spec::Slot slot) {
     const std::uint8_t me = slot.concurrent() ? static_cast<std::uint8_t>(slot.thread) : kSetupLabel;
     auto post = [me](std::uint8_t tag, std::uint8_t what, std::int64_t when) {
@@ -453,11 +454,11 @@ struct RemovalModel {
     Call poll{Op::poll, me};
     poll.when = 1;
     switch (slot.where) {
-      case spec::Where::prefix: return {post(0, 0, 0), post(1, 1, 1)};
+      case spec::Where::prefix: return {post(0, 0, 0), post(2, 1, 1)};
       case spec::Where::suffix: return {poll};
       default:
         if (slot.owner()) return {poll, Call{Op::reclaim, me}};
-        return {post(0, 0, 0), Call{Op::remove, me, 0, kSetupLabel}, Call{Op::remove_messages, me},
+        return {post(2, 0, 0), Call{Op::remove, me, 0, kSetupLabel}, Call{Op::remove_messages, me},
                 Call{Op::has_messages, me}};
     }
   }
