@@ -39,6 +39,8 @@ expect 2 "dpor-fuzz: unknown feature" -- "$lfcheck" dpor-fuzz --exclude nosuch
 expect 2 "dpor-fuzz: --keep without --program" -- "$lfcheck" dpor-fuzz --keep 1
 expect 2 "dpor-fuzz: --keep past the program" -- "$lfcheck" dpor-fuzz --seed 1 --program 0 --keep 999
 expect 2 "dpor-fuzz: bad --break-dpor" -- "$lfcheck" dpor-fuzz --break-dpor none
+expect 2 "dpor-fuzz: a focus it has none of" -- "$lfcheck" dpor-fuzz --focus invariant
+expect 2 "dpor-fuzz: a focus it excludes" -- "$lfcheck" dpor-fuzz --focus block-sync --exclude block-sync
 expect 2 "stress: threads 0" -- "$lfcheck" stress treiber --threads 0
 expect 2 "stress: ops and duration" -- "$lfcheck" stress treiber --ops 10 --duration 1
 expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
