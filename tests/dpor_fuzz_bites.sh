@@ -4,7 +4,8 @@
 # announced as a load, or a free announced not at all — dependence bugs the full search
 # does not see), a short run must find a disagreement (exit 1), and that disagreement
 # must be the fault's: its program, replayed without the fault, agrees (exit 0). Also:
-# the run's records hold to verdict_rules.py, and its replay line replays it.
+# the run's records hold to verdict_rules.py, and its replay line (./lfcheck dpor-fuzz
+# ARGS; run here as FUZZER ARGS) shows it again.
 set -u
 fuzzer=$1
 source "$(dirname "$0")/truth_lib.sh"
@@ -19,12 +20,13 @@ for fault in store-as-load free-unannounced; do
     [ -n "$replay" ] && ok "$fault: a disagreement found ($finding)" || { fail "$fault: no disagreement record"; continue; }
     # The replay line names the fault: it shows the disagreement again...
     read -r -a words <<<"$replay"
-    "$fuzzer" "${words[@]:1}" >"$dir/$fault.replay.out" 2>&1
+    [ "${words[*]:0:2}" = "./lfcheck dpor-fuzz" ] || fail "$fault: the replay line is not ./lfcheck dpor-fuzz ...: $replay"
+    "$fuzzer" "${words[@]:2}" >"$dir/$fault.replay.out" 2>&1
     rc=$?
     [ $rc = 1 ] && grep -q "^DISAGREEMENT" "$dir/$fault.replay.out" && ok "$fault: its replay line shows it again" ||
       fail "$fault: replay exit $rc"
     # ... and without the fault, the same program agrees: the fault made it.
-    clean=("${words[@]:1}")
+    clean=("${words[@]:2}")
     clean=("${clean[@]/--break-dpor/}"); clean=("${clean[@]/$fault/}")
     "$fuzzer" ${clean[@]} >"$dir/$fault.clean.out" 2>&1
     rc=$?

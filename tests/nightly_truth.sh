@@ -5,7 +5,8 @@
 # stress only), in seconds (LFCHECK_NIGHTLY_ANY_BUDGET lets budgets of seconds through).
 #   plan     every part of the plan ran, the shares add up to the budget, the model and
 #            lin parts repeat chunks at new seeds while their share lasts, the stress
-#            parts get their share as --duration; report and exit status agree
+#            parts get their share as --duration, the verify part its ladder for its share
+#            and the summary "verified up to ..."; report and exit status agree
 #   sizing   a model chunk is sized to the time its part has left (its iterations), so
 #            the part keeps to its share
 #   shards   3 shards of one night run every part of the unsharded plan once; ./lfcheck
@@ -59,7 +60,7 @@ print(eval(sys.argv[2]))' "$1" "$2"
 # plan
 if FAKE_LOG=$dir/plan.log nightly plan 0 -- --budget 20 --seed 5; then
   got=$(q "$dir/plan.json" 'sorted(p for p in parts if not p.startswith("kill-matrix"))')
-  want="['asan.fake', 'asan.plain', 'lin.fake', 'model.fake', 'tsan.fake', 'tsan.plain']"
+  want="['asan.fake', 'asan.plain', 'lin.fake', 'model.fake', 'tsan.fake', 'tsan.plain', 'verify.fake']"
   [ "$got" = "$want" ] && ok "plan: the parts of both structures" || fail "plan: parts $got, want $want"
   share=$(q "$dir/plan.json" 'round(sum(p["share_seconds"] for p in n["parts"]))')
   [ "$share" = 20 ] && ok "plan: the shares add up to the budget" || fail "plan: shares $share, want 20"
@@ -73,6 +74,10 @@ if FAKE_LOG=$dir/plan.log nightly plan 0 -- --budget 20 --seed 5; then
   grep -q '^mutants --seeds 1 --first-seed 6 --shard' "$dir/plan.log" &&
     ok "plan: the kill matrix at the night's seed" || fail "plan: no kill matrix run at seed 6"
   grep -q '^split of the night: model' "$dir/plan.out" && ok "plan: the split is stated" || fail "plan: no split line"
+  grep -q '^verify fake --ladder --max-seconds [0-9]* ' "$dir/plan.log" && grep -q '^  fake: verified up to 2×1 (+1)' "$dir/plan.out" &&
+    [ "$(q "$dir/plan.json" 'parts["verify.fake"].get("verified_up_to")')" = "2×1 (+1)" ] &&
+    ok "plan: the verify part's ladder, and the summary says how far it verified" ||
+    fail "plan: no verify ladder, or the summary does not say what it verified"
   spent=$(q "$dir/plan.json" 'n["seconds"] <= 20 + 5')
   [ "$spent" = True ] && ok "plan: within the budget" || fail "plan: took $(q "$dir/plan.json" 'n["seconds"]') s of 20"
 fi
@@ -110,7 +115,7 @@ if nightly fault 1 -- --budget 10 --seed 5 --fault fake.a; then
   grep -q "FAKE FAILURE: fake.a" "$dir/fault.out" && grep -q "replay: $here/fake_driver.py replay $dir/fault.out.d/artifacts/" "$dir/fault.out" &&
     ok "fault: the fault's failure and its replay line are in the summary" || fail "fault: no failure or replay line in the summary"
   got=$(q "$dir/fault.json" 'sorted({r["nightly_part"] for r in runs if r["verdict"] == "fail" and r.get("replay")})')
-  [ "$got" = "['asan.fake', 'lin.fake', 'model.fake', 'tsan.fake']" ] &&
+  [ "$got" = "['asan.fake', 'lin.fake', 'model.fake', 'tsan.fake', 'verify.fake']" ] &&
     ok "fault: every part of the fault's structure ran it and failed with a replay file" || fail "fault: failing parts $got"
   got=$(q "$dir/fault.json" 'sorted(u["part"] for u in n["unchecked"])')
   [ "$got" = "['*.plain', 'kill-matrix', 'model.plain', 'lin.plain']" ] || [[ "$got" == *"'*.plain'"*"'kill-matrix'"* ]] &&
@@ -175,7 +180,7 @@ sed 's/^sanitizer_subbuilds\tON/sanitizer_subbuilds\tOFF/' "$build/lfcheck-manif
 mkdir -p "$dir/nosub-build" && cp "$dir/manifest.off" "$dir/nosub-build/lfcheck-manifest.txt"
 if FAKE_LOG=$dir/nosub.log build=$dir/nosub-build nightly nosub 0 -- --budget 10 --seed 5; then
   got=$(q "$dir/nosub.json" 'sorted(parts)')
-  [ "$got" = "['lin.fake', 'model.fake']" ] && ok "nosub: only the model and lin parts" || fail "nosub: parts $got"
+  [ "$got" = "['lin.fake', 'model.fake', 'verify.fake']" ] && ok "nosub: only the model, verify and lin parts" || fail "nosub: parts $got"
   grep '^lin ' "$dir/nosub.log" | grep -qv -- '--layer model' && fail "nosub: a lin chunk without --layer model" ||
     ok "nosub: lin runs its model layer only"
   got=$(q "$dir/nosub.json" 'sorted(u["part"] for u in n["unchecked"] if "sub-builds" in u["reason"])')

@@ -5,6 +5,10 @@ One definition of a nightly, used by `./lfcheck nightly`, `ctest --preset nightl
 and the CI shard files (ci/). For every structure of the build:
   model      the default plan (PCT, then DPOR; the bound-2 search where DPOR does
              not end), then more PCT chunks of 1M iterations at other seeds and depths
+  verify     `./lfcheck verify --ladder` for its share: every scenario of the spec's
+             alphabet, the bound raised (2x1, 3x1, 2x2, 2x3, 3x2, ...) until the share
+             ends; the summary says "verified up to ..." (structures whose spec
+             declares a call alphabet; the others are listed as not checked)
   lin        `./lfcheck lin` chunks of 50 generated scenarios at new seeds (Relacy
              model layer and real threads under TSan)
   tsan       `./lfcheck stress` under ThreadSanitizer, every workload, for its share
@@ -18,9 +22,11 @@ TSan/ASan part and no kill matrix (it needs the TSan stress binary), and lin run
 model layer only: each is listed as not checked.
 
 The budget (--budget: the checks' wall time, not counting the build before it) is
-split between them in proportion to tsan 30, asan 20, model 20, lin 15, kill matrix 15
-and dpor-fuzz 5 (a part the build cannot run gives its share to the others). Each part's share is
-divided among the structures. Before each part starts, the time left is shared again
+split between them in proportion to tsan 30, asan 20, model 10, verify 10, lin 15, kill
+matrix 15 and dpor-fuzz 5 (a part the build cannot run gives its share to the others). Each part's share is
+divided among the structures. A verify part is one chunk, its ladder given the part's
+time (--max-seconds): the bound it was raising when the time ended is reported as
+unfinished, not as an error. Before each part starts, the time left is shared again
 among the parts still to run in proportion to their shares, so a part that ends early
 gives its time to the rest and one that runs long takes it from them. A stress part
 runs for its share (--duration), the DPOR fuzzer for its share (--max-seconds, stopping
@@ -79,7 +85,8 @@ from one_line_argparse import OneLineParser  # noqa: E402
 from mutants import FALSE_ALARM, NO_SPEC, compact, judge, shard_of  # noqa: E402
 from verdicts import command_runs, exit_status, junit, summary  # noqa: E402
 
-SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15, "dpor-fuzz": 0.05}
+SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.10, "verify": 0.10, "lin": 0.15, "kill-matrix": 0.15,
+          "dpor-fuzz": 0.05}
 MATRIX_ROWS = 12          # the kill matrix is run as mutants --shard J/12
 LIN_CHUNK_SCENARIOS = 50        # at most, per lin chunk (fewer where the share has no time for 50)
 LIN_MIN_SCENARIOS = 5
@@ -88,7 +95,8 @@ MODEL_MIN_ITERATIONS = 20000
 MIN_STRESS_SECONDS = 10
 HEARTBEAT_SECONDS = 300   # a progress line for a chunk running this long, and every as long again
 KILL_AFTER_SECONDS = 60   # a chunk still running this long after its SIGTERM is killed
-LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin", "dpor-fuzz": "model"}
+LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin", "dpor-fuzz": "model",
+            "verify": "verify"}
 FUZZER = os.path.join("models", "lfcheck-dpor-fuzz")   # in the build: lfcheck's own tree only
 
 
@@ -141,16 +149,24 @@ class Part:
         self.started = False
 
 
-def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows, fuzzer=False):
+def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows, fuzzer=False,
+              verifiable=()):
     """(parts, unchecked, split) for the whole night (all shards): every part with its
     share. matrix_rows: the kill matrix's rows (0: no matrix for this build); fuzzer:
-    the build has the DPOR fuzzer (lfcheck's own tree)."""
+    the build has the DPOR fuzzer (lfcheck's own tree); verifiable: the structures whose
+    spec declares a call alphabet (lfcheck verify)."""
     unchecked = []
     kinds = {}
     for name, layers in structures:
         if fault_structure and name != fault_structure:
             continue
-        for kind in ("model", "lin", "tsan", "asan"):
+        for kind in ("model", "verify", "lin", "tsan", "asan"):
+            if kind == "verify" and name not in verifiable:
+                if "spec" in layers:
+                    unchecked.append({"part": f"verify.{name}", "reason": "no model layer for its spec (NO_MODEL)"
+                                      if "lin-model" not in layers else
+                                      "its spec declares no call alphabet (lfcheck verify)"})
+                continue
             if kind == "model" and "model" not in layers:
                 unchecked.append({"part": f"model.{name}", "reason":
                                   "no hand-written scenarios: its generated ones run in lin." + name
@@ -195,7 +211,7 @@ def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_see
         kinds["dpor-fuzz"] = ["lfcheck"]
     total_share = sum(SHARES[k] for k in kinds)
     parts = []
-    for kind in ("model", "lin", "tsan", "asan", "dpor-fuzz", "kill-matrix"):
+    for kind in ("model", "verify", "lin", "tsan", "asan", "dpor-fuzz", "kill-matrix"):
         members = kinds.get(kind, [])
         if not members:
             continue
@@ -336,6 +352,13 @@ class Nightly:
             seconds = max(MIN_STRESS_SECONDS, int(left))
             return (["dpor-fuzz", "--seed", str(derived_seed(a.seed, part.name)), "--max-seconds", str(seconds),
                      "--quiet"], f"random programs for {seconds} s")
+        if part.kind == "verify":
+            if k:
+                return None
+            seconds = max(60, int(left))
+            return (["verify", part.structure, "--ladder", "--max-seconds", str(seconds),
+                     "--jobs", str(os.cpu_count() or 1), "--quiet"] + fault,
+                    f"the ladder of bounds for {seconds} s")
         if part.kind == "lin":
             seed = derived_seed(a.seed, part.name, k)
             layer = [] if self.subbuilds else ["--layer", "model"]
@@ -381,7 +404,8 @@ class Nightly:
         global MATRIX_ROWS
         MATRIX_ROWS = max(1, min(MATRIX_ROWS, rows))
         fuzzer = os.access(os.path.join(a.build, FUZZER), os.X_OK)
-        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows, fuzzer)
+        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows, fuzzer,
+                                           self.list_verifiable())
         self.subbuilds = subbuilds
         owner = deal(plan, a.shards)
         mine = [p for i, p in enumerate(plan) if owner[i] == a.shard]
@@ -479,6 +503,13 @@ class Nightly:
         return [(m.group(1), m.group(2)) for m in
                 (re.match(r"(\S+)\s+\[([^,\]]+)", line) for line in listing.stdout.splitlines()) if m]
 
+    def list_verifiable(self):
+        """The structures whose spec declares a call alphabet (./lfcheck verify --alphabets)."""
+        listing = subprocess.run([self.a.driver, "--build", self.a.build, "verify", "--alphabets"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, LFCHECK_SKIP_SETUP="1"))
+        return set(listing.stdout.split()) if listing.returncode == 0 else set()
+
     # --- the report ----------------------------------------------------------
     def report(self, parts, unchecked, split, seconds, plan):
         a = self.a
@@ -508,6 +539,13 @@ class Nightly:
             if p.kind == "dpor-fuzz":
                 print(f"dpor fuzz (dpor against the full search): " + (f"{part_verdict(p.runs)} {work_text(p.runs)} "
                       f"{p.seconds:.0f}s" if p.runs else "not checked"))
+        verified = [(p.structure, r) for p in parts if p.kind == "verify" for r in p.runs if r.get("check") == "verify"]
+        if verified:
+            print("verified (every scenario of the spec's alphabet, each under DPOR to its end):")
+        for structure, r in verified:
+            said = (f"verified up to {r['verified_up_to']}" if r.get("verified_up_to") and r.get("verdict") == "pass"
+                    else f"{r.get('verdict', '?').upper()}: {r.get('failure', '')}")
+            print(f"  {structure}: {said}" + (f"; unfinished: {r['unfinished']}" if r.get("unfinished") else ""))
         matrix = [p for p in parts if p.kind == "kill-matrix"]
         if matrix:
             rows = [r for p in matrix for r in p.runs if r.get("fault")]
@@ -554,6 +592,7 @@ class Nightly:
                                       "share_seconds": round(p.share, 1), "allotted_seconds": round(p.allotted, 1),
                                       "seconds": round(p.seconds, 1),
                                       "chunks": p.chunks, "work": work_of(p.runs),
+                                      **verified_field(p),
                                       "verdict": part_verdict(p.runs) if p.runs else "not checked"}
                                      for p in parts],
                            "unchecked": unchecked, "exit": status},
@@ -594,6 +633,13 @@ def chunk_cost(kind, runs, seconds):
     return None
 
 
+def verified_field(part):
+    """A verify part's "verified_up_to" (the largest bounds its ladder verified), if any."""
+    said = [r["verified_up_to"] for r in part.runs if part.kind == "verify" and r.get("verified_up_to")
+            and r.get("verdict") == "pass"]
+    return {"verified_up_to": said[0]} if said else {}
+
+
 def work_of(runs):
     """The work a part's runs did, by unit."""
     w = {}
@@ -604,7 +650,10 @@ def work_of(runs):
                 if key:
                     w[key] = w.get(key, 0) + 1
             continue
-        if "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
+        if r.get("check") == "verify":   # lfcheck verify: the scenarios its bounds ran
+            w["verify scenarios"] = w.get("verify scenarios", 0) + int(r.get("scenarios", 0) or 0)
+            w["executions"] = w.get("executions", 0) + int(r.get("executions", 0) or 0)
+        elif "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
             w["programs"] = w.get("programs", 0) + int(r["programs"] or 0)
             w["comparisons"] = w.get("comparisons", 0) + int(r.get("comparisons", 0) or 0)
         elif "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
@@ -625,6 +674,7 @@ def work_text(runs, short=False):
         return "no work" if not short else "0"
     names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen",
              "stress scenarios": "rt-scen", "stress executions": "rt-exec", "faults": "faults",
+             "verify scenarios": "v-scen",
              "correct-code cells": "cells", "programs": "prog", "comparisons": "cmp"}
     return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
 

@@ -87,6 +87,8 @@ def command_runs(path, status, base):
 
 def testcase_name(run):
     """The JUnit testcase name of a run, as the runners name theirs (report.hpp's write_junit)."""
+    if str(run.get("check", "")).startswith("verify"):  # lfcheck verify (its "scenario" is a failing one)
+        return run["check"]
     if "layer" in run:  # lin: the layer (a stress layer's: and its workload)
         return run["layer"] + (f".{run['workload']}" if "workload" in run else "")
     if "scenario" in run:  # model

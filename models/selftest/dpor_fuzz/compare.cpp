@@ -64,6 +64,7 @@ const char* name(Finding f) {
     case Finding::extra_outcomes: return "outcomes only dpor found";
     case Finding::states: return "invariant states differ";
     case Finding::dpor_unfinished: return "dpor did not end";
+    case Finding::dpor_nondeterministic: return "dpor's failure is not reproducible";
   }
   return "?";
 }
@@ -94,6 +95,7 @@ Comparison compare(const Program& p, unsigned load_depth, const Limits& limits, 
   const std::uint64_t dpor_limit = std::max<std::uint64_t>(10'000, 4 * c.full.executions);
   c.dpor = search(p, "dpor", load_depth, dpor_limit, limits.search_seconds, fault, describe);
   if (!c.dpor.ended) c.finding = Finding::dpor_unfinished;
+  else if (!c.dpor.passed && !c.dpor.reproduced) c.finding = Finding::dpor_nondeterministic;
   else if (c.full.passed != c.dpor.passed || c.full.no_work != c.dpor.no_work) c.finding = Finding::verdict;
   else if (!c.full.passed) c.finding = Finding::agree;  // both failed (each its first failure), or both NO WORK
   else if (!c.full.outcomes_complete || !c.dpor.outcomes_complete) c.finding = Finding::skipped_overflow;

@@ -47,6 +47,9 @@ enum class Finding {
   extra_outcomes,      // both passed; DPOR has outcomes the full search has not (and none missing)
   states,              // both passed, same outcomes; the invariant's observed states differ
   dpor_unfinished,     // the full search ended, DPOR did not within the caps
+  dpor_nondeterministic,  // DPOR failed in an execution that did not fail again alone: the program
+                          // is deterministic and the full search's failure (if any) reproduced, so
+                          // DPOR's replay went astray (a disagreement even if both failed)
 };
 const char* name(Finding f);
 bool is_skip(Finding f);  // not compared: never an agreement

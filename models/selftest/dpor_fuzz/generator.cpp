@@ -1,6 +1,8 @@
 // The fuzzer's random programs (generator.hpp).
 #include "models/selftest/dpor_fuzz/generator.hpp"
 
+#include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <utility>
 
@@ -65,7 +67,8 @@ class Generator {
     const unsigned atomics = 1 + r_.below(kMaxAtomics);
     for (unsigned i = 0; i < atomics; ++i) p_.atomics.push_back(initial(3));
     p_.mutexes = r_.pick({0u, 0u, 1u, 1u, 2u});
-    const unsigned cells = r_.pick({0u, 0u, 1u, 1u, 2u});
+    unsigned cells = r_.pick({0u, 0u, 1u, 1u, 2u});
+    if (focus(Feature::await_writes)) p_.mutexes = std::max(p_.mutexes, 1u), cells = std::max(cells, 1u);
     for (unsigned i = 0; i < cells; ++i) {
       p_.cells.push_back(initial(5));
       CellRule rule;
@@ -76,7 +79,7 @@ class Generator {
       cell_rules_[i] = rule;
     }
     // A condition variable needs a mutex and a cell it guards (the condition).
-    if (p_.mutexes && cells && r_.chance(45)) {
+    if (p_.mutexes && cells && (r_.chance(45) || focus(Feature::await_writes))) {
       p_.condvars = r_.chance(80) ? 1 : 2;
       for (unsigned v = 0; v < p_.condvars; ++v) {
         condvar_mutex_[v] = r_.below(p_.mutexes);
@@ -86,8 +89,9 @@ class Generator {
       }
       if (p_.condvars == 2 && condvar_cell_[1] == condvar_cell_[0]) condvar_mutex_[1] = condvar_mutex_[0];
     }
-    const unsigned slots = r_.pick({0u, 0u, 0u, 1u, 1u, 2u});
-    for (unsigned i = 0; i < slots; ++i) p_.slot_filled.push_back(r_.chance(40));
+    unsigned slots = r_.pick({0u, 0u, 0u, 1u, 1u, 2u});
+    if (focus(Feature::block_sync)) slots = std::max(slots, 1u);
+    for (unsigned i = 0; i < slots; ++i) p_.slot_filled.push_back(r_.chance(40) || focus(Feature::block_sync));
   }
   Initial initial(unsigned none_percent) {
     Initial v;
@@ -203,7 +207,10 @@ class Generator {
   Op statement(unsigned t, unsigned depth) {
     for (;;) {
       Op op;
-      const unsigned roll = r_.below(120);
+      unsigned roll = r_.below(120);
+      // A focus sends half of the simple accesses to the statements of its class.
+      if (focus(Feature::block_sync) && roll < 40 && roll % 2) roll = 87 + roll % 11;         // slots
+      if (focus(Feature::await_writes) && roll < 40 && roll % 2) roll = roll % 4 ? 78 : 63;  // awaits, waits
       if (roll < 40) return simple_access(t, kNoMutex);
       if (roll < 48) {
         op.kind = Kind::cas;
@@ -254,7 +261,7 @@ class Generator {
         op.mutex = condvar_mutex_[op.object];
         op.cell = condvar_cell_[op.object];
         op.value = small_value();
-        op.timed = r_.chance(40) && shape_.has(Feature::timed_waits);
+        op.timed = (r_.chance(40) || focus(Feature::await_writes)) && shape_.has(Feature::timed_waits);
         op.all = r_.chance(50);
         op.outside = r_.chance(30);
         return op;
@@ -278,7 +285,7 @@ class Generator {
         op.order = load_order();
         op.value = small_value();
         op.hint = r_.chance(60) ? Hint::spin_hint : Hint::yield;
-        if (r_.chance(60)) op.body.push_back(await_body(t, op.object));
+        if (r_.chance(60) || focus(Feature::await_writes)) op.body.push_back(await_body(t, op.object));
         if (!op.body.empty() && !shape_.has(Feature::await_writes) && op.body[0].kind != Kind::load &&
             op.body[0].kind != Kind::cell_load)
           op.body.clear();
@@ -303,6 +310,8 @@ class Generator {
           if (!shape_.has(Feature::block_sync) &&
               (op.use == BlockUse::lock_store || op.use == BlockUse::lock_unlock || op.use == BlockUse::notify))
             op.use = BlockUse::load;
+          if (focus(Feature::block_sync))
+            op.use = std::array{BlockUse::lock_store, BlockUse::lock_unlock, BlockUse::notify}[static_cast<unsigned>(op.use) % 3];
           op.failure = op.use == BlockUse::store ? store_order() : op.use == BlockUse::load ? load_order() : any_order();
           op.value = small_value();
         }
@@ -325,7 +334,7 @@ class Generator {
       op.kind = Kind::load;
       op.object = any_atomic();
       op.order = load_order();
-    } else if (roll < 55 && p_.condvars) {
+    } else if ((roll < 55 || (focus(Feature::await_writes) && roll < 75)) && p_.condvars) {
       op.kind = Kind::notify;
       op.object = r_.below(p_.condvars);
       op.all = r_.chance(60);
@@ -479,6 +488,10 @@ class Generator {
         ops.insert(ops.begin() + r_.below(static_cast<unsigned>(ops.size()) + 1), signal);
       }
   }
+
+  // Whether the run focuses on feature f (Shape::focus): the draws are the same, their
+  // use leans to f's statements (program I of a seed differs from the unfocused one).
+  bool focus(Feature f) const { return shape_.focus == f && shape_.has(f); }
 
   Random r_;
   Shape shape_;

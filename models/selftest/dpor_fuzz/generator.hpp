@@ -56,6 +56,10 @@ bool parse_feature(const std::string& name, Feature& f);
 struct Shape {
   unsigned min_threads = 2, max_threads = 3;
   unsigned excluded = 0;  // bits: 1 << Feature
+  // --focus: more programs of one class (block-sync: slots, peeks that lock or notify,
+  // takes; await-writes: await loops whose bodies notify or write, against timed waits).
+  // Feature::count: none, the distribution the tests and the nightly use.
+  Feature focus = Feature::count;
   bool has(Feature f) const { return !(excluded & (1u << static_cast<unsigned>(f))); }
 };
 

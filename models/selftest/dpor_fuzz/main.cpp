@@ -13,6 +13,7 @@
 #include "harness/cli/interrupt.hpp"
 #include "harness/cli/progress.hpp"
 #include "harness/report/report.hpp"
+#include "models/selftest/dpor_fuzz/batches.hpp"
 #include "models/selftest/dpor_fuzz/compare.hpp"
 #include "models/selftest/dpor_fuzz/generator.hpp"
 #include "models/selftest/dpor_fuzz/report.hpp"
@@ -51,12 +52,21 @@ options:
   --max-seconds S      start no program after S seconds (the summary says how many
                        ran; without --programs, programs run until then)
   --shard I/N          only the programs whose index is I modulo N
+  --batch N            run the programs N at a time, each batch in a child process
+                       (default 100; Relacy does not free a simulation's memory, so
+                       one process for a long run would grow without end); 0: all
+                       in this process
   --exclude LIST       leave these program features out (comma-separated:
                        hook-allocations, standalone-hints, invariant,
                        await-writes, timed-waits, block-sync,
                        block-constructors): to look past an
                        open finding about one; the summary and the JSON say what
                        was left out (program I differs with a different LIST)
+  --focus FEATURE      more programs of one class: block-sync (blocks whose mutex
+                       or condition variable one thread uses while another may free
+                       them) or await-writes (await loops whose bodies notify or
+                       write, against timed waits); program I differs from the
+                       unfocused one, and the replay lines say --focus
   --keep-going         go on after a disagreement (default: stop at the first)
   --no-minimise        print a disagreeing program as generated, not minimised
   --break-dpor F       test only: DPOR is told wrong announcements (F: store-as-load,
@@ -86,6 +96,7 @@ struct Options {
   Limits limits;
   double max_seconds = 0;
   cli::Shard shard;
+  std::uint64_t batch = 100;  // programs per child process (0: none)
   bool keep_going = false, minimise = true, verbose = false, quiet = false;
   Break fault = Break::none;
   std::string json, junit;
@@ -121,9 +132,10 @@ std::string excluded_text(const Shape& s) {
 }
 
 std::string replay_command(const Options& o, std::uint64_t index, unsigned depth, const std::string& keep) {
-  std::string cmd = "lfcheck-dpor-fuzz --seed " + std::to_string(o.seed) + " --threads " + threads_text(o.shape) +
+  std::string cmd = "./lfcheck dpor-fuzz --seed " + std::to_string(o.seed) + " --threads " + threads_text(o.shape) +
                     " --program " + std::to_string(index) + " --load-depth " + std::to_string(depth);
   if (o.shape.excluded) cmd += " --exclude " + excluded_text(o.shape);
+  if (o.shape.focus != Feature::count) cmd += std::string(" --focus ") + name(o.shape.focus);
   if (!keep.empty()) cmd += " --keep " + keep;
   if (o.fault != Break::none) cmd += std::string(" --break-dpor ") + name(o.fault);
   return cmd;
@@ -168,6 +180,7 @@ Options parse(int argc, char** argv) {
            [&](std::string_view v) { o.limits.search_seconds = cli::parse_seconds(p.program(), "--search-seconds", v); });
   p.option("--max-seconds", [&](std::string_view v) { o.max_seconds = cli::parse_seconds(p.program(), "--max-seconds", v); });
   cli::add_shard_option(p, o.shard);
+  p.option("--batch", [&](std::string_view v) { o.batch = cli::parse_number(p.program(), "--batch", v, 0, 1'000'000); });
   p.option("--exclude", [&](std::string_view v) {
     std::string list(v);
     for (std::size_t at = 0; at <= list.size();) {
@@ -178,6 +191,12 @@ Options parse(int argc, char** argv) {
       o.shape.excluded |= 1u << static_cast<unsigned>(f);
       at = comma + 1;
     }
+  });
+  p.option("--focus", [&](std::string_view v) {
+    Feature f;
+    if (!parse_feature(std::string(v), f) || (f != Feature::block_sync && f != Feature::await_writes))
+      cli::usage_error(p.program(), "--focus takes block-sync or await-writes, not '" + std::string(v) + "'");
+    o.shape.focus = f;
   });
   p.flag("--keep-going", [&] { o.keep_going = true; });
   p.flag("--no-minimise", [&] { o.minimise = false; });
@@ -194,6 +213,8 @@ Options parse(int argc, char** argv) {
   const auto positional = p.parse(argc, argv);
   if (!positional.empty()) cli::usage_error(p.program(), "unexpected argument '" + positional[0] + "'");
   if (!o.keep.empty() && o.only < 0) cli::usage_error(p.program(), "--keep needs --program I");
+  if (o.shape.focus != Feature::count && !o.shape.has(o.shape.focus))
+    cli::usage_error(p.program(), std::string("--focus ") + name(o.shape.focus) + " is also in --exclude");
   if (o.only >= 0 && (o.programs_given || o.first)) cli::usage_error(p.program(), "--program replays one program: no --programs or --first");
   if (!o.seed_given) o.seed = static_cast<std::uint64_t>(std::time(nullptr));
   if (o.max_seconds > 0 && !o.programs_given && o.only < 0) o.programs = 1'000'000'000;
@@ -211,6 +232,7 @@ int main(int argc, char** argv) {
   std::printf("seed: %llu\n", static_cast<unsigned long long>(o.seed));
   if (o.shape.excluded)
     std::printf("left out (--exclude): %s — these programs cover less of the Sync API\n", excluded_text(o.shape).c_str());
+  if (o.shape.focus != Feature::count) std::printf("focus: %s\n", name(o.shape.focus));
   std::fflush(stdout);
 
   const auto start = std::chrono::steady_clock::now();
@@ -222,45 +244,66 @@ int main(int argc, char** argv) {
     return replay_command(o, index, depth, keep);
   };
 
+  // The programs [lo, hi) of this shard, into `tally` (run in a batch's child, or here).
+  const std::uint64_t end = first + count;
+  auto run_programs = [&](std::uint64_t lo, std::uint64_t hi, Tally& tally, std::string& stopped) {
+    for (std::uint64_t i = lo; i < hi; ++i) {
+      if (!o.shard.keeps(i)) continue;
+      if (cli::interrupted()) return;
+      if (o.max_seconds > 0 && elapsed() >= o.max_seconds) {
+        stopped = "the time budget (--max-seconds)";
+        return;
+      }
+      const Program generated = generate(o.seed, i, o.shape);
+      const std::size_t statements = positions(generated).size();
+      const std::vector<bool> keep =
+          o.keep.empty() ? std::vector<bool>(statements, true) : parse_keep("lfcheck-dpor-fuzz", o.keep, statements);
+      const Program program = keep_only(generated, keep);
+      if (o.only >= 0) std::printf("%s", print(program, kept_numbers(generated, keep)).c_str());
+      ++tally.generated;
+      bool found = false;
+      for (unsigned depth : o.depths) {
+        const Comparison c = compare(program, depth, o.limits, o.fault, false);
+        if (cli::interrupted()) return;  // a search cut short: not a comparison
+        tally.add(c);
+        if (o.verbose || o.only >= 0)
+          std::printf("program %llu, load depth %u: %s (full search: %s; dpor: %s)\n", static_cast<unsigned long long>(i),
+                      depth, name(c.finding), (c.full.verdict + ", " + std::to_string(c.full.executions)).c_str(),
+                      c.dpor.executions == 0 ? "not run"
+                                             : (c.dpor.verdict + ", " + std::to_string(c.dpor.executions)).c_str());
+        if (!is_disagreement(c.finding)) continue;
+        tally.disagreements.push_back(describe(generated, keep, c, o.limits, o.fault, o.minimise, replay));
+        std::printf("\n%s", tally.disagreements.back().text.c_str());
+        std::fflush(stdout);
+        found = true;
+      }
+      if (found && !o.keep_going) {
+        stopped = "the first disagreement (--keep-going goes on)";
+        return;
+      }
+    }
+  };
+
   Tally tally;
   std::string stopped;
-  for (std::uint64_t i = first; i < first + count; ++i) {
-    if (!o.shard.keeps(i)) continue;
-    if (cli::interrupted()) break;
-    if (o.max_seconds > 0 && elapsed() >= o.max_seconds) {
-      stopped = "the time budget (--max-seconds)";
-      break;
+  const std::uint64_t total = o.programs_given || o.only >= 0 ? (count + o.shard.total - 1) / o.shard.total : 0;
+  for (std::uint64_t lo = first; lo < end && stopped.empty() && !cli::interrupted();) {
+    // A batch: the next o.batch programs of this shard (o.batch * shard.total indices).
+    const std::uint64_t hi = o.batch == 0 || end - lo <= o.batch * o.shard.total ? end : lo + o.batch * o.shard.total;
+    if (o.batch == 0) {
+      run_programs(lo, hi, tally, stopped);
+    } else {
+      progress.finish();  // the batch prints what it finds meanwhile
+      const BatchResult b = run_batch([&](Tally& t, std::string& s) { run_programs(lo, hi, t, s); });
+      merge(tally, b.tally);
+      stopped = b.stopped;
+      if (b.died)
+        tally.lost.push_back("programs " + std::to_string(lo) + " to " + std::to_string(hi - 1) + ": " +
+                             (b.died > 128 ? "the batch's process exited " + std::to_string(b.died - 128)
+                                           : "the batch's process died of signal " + std::to_string(b.died)));
     }
-    const Program generated = generate(o.seed, i, o.shape);
-    const std::size_t statements = positions(generated).size();
-    const std::vector<bool> keep =
-        o.keep.empty() ? std::vector<bool>(statements, true) : parse_keep("lfcheck-dpor-fuzz", o.keep, statements);
-    const Program program = keep_only(generated, keep);
-    if (o.only >= 0) std::printf("%s", print(program, kept_numbers(generated, keep)).c_str());
-    ++tally.generated;
-    bool found = false;
-    for (unsigned depth : o.depths) {
-      const Comparison c = compare(program, depth, o.limits, o.fault, false);
-      if (cli::interrupted()) break;  // a search cut short: not a comparison
-      tally.add(c);
-      if (o.verbose || o.only >= 0)
-        std::printf("program %llu, load depth %u: %s (full search: %s; dpor: %s)\n", static_cast<unsigned long long>(i),
-                    depth, name(c.finding), (c.full.verdict + ", " + std::to_string(c.full.executions)).c_str(),
-                    c.dpor.executions == 0
-                        ? "not run"
-                        : (c.dpor.verdict + ", " + std::to_string(c.dpor.executions)).c_str());
-      if (!is_disagreement(c.finding)) continue;
-      progress.finish();
-      tally.disagreements.push_back(describe(generated, keep, c, o.limits, o.fault, o.minimise, replay));
-      std::printf("\n%s", tally.disagreements.back().text.c_str());
-      std::fflush(stdout);
-      found = true;
-    }
-    progress.update(tally.generated, o.programs_given || o.only >= 0 ? (count + o.shard.total - 1) / o.shard.total : 0);
-    if (found && !o.keep_going) {
-      stopped = "the first disagreement (--keep-going goes on)";
-      break;
-    }
+    progress.update(tally.generated, total);
+    lo = hi;
   }
   progress.finish();
 
@@ -269,6 +312,7 @@ int main(int argc, char** argv) {
   facts.first = first;
   facts.threads = threads_text(o.shape);
   facts.excluded = excluded_text(o.shape);
+  facts.focus = o.shape.focus != Feature::count ? name(o.shape.focus) : "";
   for (unsigned d : o.depths) facts.load_depths += (facts.load_depths.empty() ? "" : ",") + std::to_string(d);
   facts.shard = o.shard.text();
   facts.fault = name(o.fault);

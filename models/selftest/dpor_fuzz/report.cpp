@@ -105,11 +105,16 @@ int print_summary(const RunFacts& f, const Tally& t) {
   std::printf("\n  executions: full search %llu, dpor %llu\n", static_cast<unsigned long long>(t.full_executions),
               static_cast<unsigned long long>(t.dpor_executions));
   if (!f.stopped.empty()) std::printf("stopped at %s\n", f.stopped.c_str());
+  for (const auto& l : t.lost) std::printf("NOT COMPARED: %s\n", l.c_str());
   if (!f.excluded.empty()) std::printf("left out (--exclude): %s\n", f.excluded.c_str());
+  if (!f.focus.empty()) std::printf("focus: %s\n", f.focus.c_str());
   const int status = !t.disagreements.empty()               ? cli::kCheckFailed
-                     : t.compared == 0 || f.interrupted ? cli::kUsage
+                     : t.compared == 0 || f.interrupted || !t.lost.empty() ? cli::kUsage
                                                         : cli::kPass;
-  if (f.interrupted && status == cli::kUsage)
+  if (!t.lost.empty() && status == cli::kUsage)
+    std::printf("dpor-fuzz: %zu batch%s not compared (above), 0 disagreements in the rest\n", t.lost.size(),
+                t.lost.size() == 1 ? "" : "es");
+  else if (f.interrupted && status == cli::kUsage)
     std::printf("dpor-fuzz: interrupted after %llu comparisons, 0 disagreements\n",
                 static_cast<unsigned long long>(t.compared));
   else if (status == cli::kPass)
@@ -127,7 +132,7 @@ std::vector<RunRecord> run_records(const RunFacts& f, const Tally& t) {
   RunRecord s;
   s.str("structure", "dpor-fuzz").str("scenario", "random programs").str("scheduler", "full vs dpor");
   s.num("seed", f.seed).num("first", f.first).str("threads", f.threads).json("load_depths", "[" + f.load_depths + "]");
-  s.str("excluded", f.excluded).str("shard", f.shard).str("break_dpor", f.fault);
+  s.str("excluded", f.excluded).str("focus", f.focus).str("shard", f.shard).str("break_dpor", f.fault);
   s.num("programs", t.generated).num("comparisons", t.compared).num("disagreements", t.disagreements.size());
   std::string findings = "{", verdicts = "{";
   for (const auto& [what, n] : t.findings) findings += (findings.size() > 1 ? "," : "") + RunRecord::quote(what) + ":" + std::to_string(n);
@@ -137,6 +142,11 @@ std::vector<RunRecord> run_records(const RunFacts& f, const Tally& t) {
   s.num("executions", t.full_executions + t.dpor_executions);  // the work: Relacy executions, both searches
   s.real("programs_per_second", f.seconds > 0 ? t.generated / f.seconds : 0.0);
   if (!f.stopped.empty()) s.str("stopped", f.stopped);
+  if (!t.lost.empty()) {
+    std::string lost = "[";
+    for (const auto& l : t.lost) lost += (lost.size() > 1 ? "," : "") + RunRecord::quote(l);
+    s.json("not_compared", lost + "]");
+  }
   if (!t.disagreements.empty()) {
     s.set_verdict(Verdict::fail);
     s.failure = fmt("%zu DISAGREEMENT%s between dpor and the full search", t.disagreements.size(),
@@ -144,6 +154,9 @@ std::vector<RunRecord> run_records(const RunFacts& f, const Tally& t) {
   } else if (f.interrupted) {
     s.set_verdict(Verdict::error);
     s.failure = "interrupted";
+  } else if (!t.lost.empty()) {
+    s.set_verdict(Verdict::error);
+    s.failure = "NOT COMPARED: " + t.lost.front() + (t.lost.size() > 1 ? fmt(" (and %zu more)", t.lost.size() - 1) : "");
   } else if (t.compared == 0) {
     s.set_verdict(Verdict::error);
     s.failure = "NOTHING COMPARED: every program was skipped";

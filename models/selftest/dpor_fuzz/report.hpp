@@ -42,13 +42,14 @@ struct Tally {
   std::map<std::string, std::uint64_t> findings;  // "load depth D: FINDING" -> comparisons
   std::map<std::string, std::uint64_t> verdicts;  // the full search's verdicts of the comparisons made
   std::vector<Disagreement> disagreements;
+  std::vector<std::string> lost;  // batches whose process died: their programs were not compared
   void add(const Comparison& c);
 };
 
 // The run's settings, as the summary and the records name them.
 struct RunFacts {
   std::uint64_t seed = 0, first = 0;
-  std::string threads, excluded, load_depths, shard, fault, stopped;  // stopped: "" if it ran to its end
+  std::string threads, excluded, focus, load_depths, shard, fault, stopped;  // stopped: "" if it ran to its end
   bool interrupted = false;  // SIGINT/SIGTERM: what ran is reported, the run is an error (exit 2) unless it found a disagreement
   double seconds = 0;
 };
