@@ -34,7 +34,8 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND LFCHECK_LAYERS MATCHES "^(all|models
   _lfcheck_runner_library(lfcheck_model_runner EXPORT_NAME model_runner
                           SOURCES ${PROJECT_SOURCE_DIR}/harness/model/main.cpp LINK lfcheck_model_runtime)
   _lfcheck_runner_library(lfcheck_lin_model_runner EXPORT_NAME lin_model_runner
-                          SOURCES ${PROJECT_SOURCE_DIR}/harness/lin/model_main.cpp LINK lfcheck_model_runtime)
+                          SOURCES ${PROJECT_SOURCE_DIR}/harness/lin/model_main.cpp
+                                  ${PROJECT_SOURCE_DIR}/harness/lin/verify_main.cpp LINK lfcheck_model_runtime)
 endif()
 if(LFCHECK_LAYERS MATCHES "^(all|stress|bench)$")
   _lfcheck_runner_library(lfcheck_stress_runner EXPORT_NAME stress_runner

@@ -22,6 +22,10 @@
 #           lin.history's histories and calls_checked, a HANG's thread_positions, a TSan
 #           report's uninstrumented), its work named by its unit (lin.history's calls as
 #           "calls", never "executions"); and its JUnit names the runs apart
+#   verify  run's verify step (./lfcheck verify --ladder) on a structure whose spec
+#           declares an alphabet: its record joins the report; a failing or dying verify
+#           step is exit 1 or 2 like any step; without an alphabet the step is left out;
+#           a listing of the alphabets that fails is an error run (exit 2), not "no alphabet"
 set -u
 lfcheck=$1
 source "$(dirname "$0")/truth_lib.sh"
@@ -80,6 +84,19 @@ case_ run-lin-fail 1 "lin:correct=fail,stress:correct=signal" "lin-model:fail li
 case_ run-model-signal 2 "model:correct=signal" "lin-model:pass lin-stress:pass model:error" -- run fake --jobs 1
 case_ run-model-fail 1 "model:correct=fail,stress:correct=exit2" "lin-model:pass lin-stress:error model:fail" -- \
   run fake --jobs 1
+
+# --- run's verify step ---------------------------------------------------------------
+FAKE_ALPHABETS=fake case_ run-verify 0 "" "lin-model:pass lin-stress:pass model:pass verify:pass" -- run fake --jobs 1 &&
+  grep -q '^verify fake --ladder --max-seconds 120 .*--jobs 1' "$dir/run-verify.log" &&
+  ok "run: the verify step is the ladder, 120 s per structure, with run's --jobs"
+FAKE_ALPHABETS=fake case_ run-verify-fail 1 "verify:correct=fail" "lin-model:pass lin-stress:pass model:pass verify:fail" -- \
+  run fake --jobs 1
+FAKE_ALPHABETS=fake case_ run-verify-signal 2 "verify:correct=signal" "lin-model:pass lin-stress:pass model:pass verify:error" -- \
+  run fake --jobs 1
+# A listing of the alphabets that fails is an error run, never "declares no alphabet".
+FAKE_ALPHABETS=fake FAKE_ALPHABETS_STATUS=2 case_ run-verify-nolist 2 "" "lin-model:pass lin-stress:pass model:pass verify:error" -- \
+  run fake --jobs 1
+FAKE_ALPHABETS=fake case_ run-verify-off 0 "" "lin-model:pass lin-stress:pass model:pass" -- run fake --jobs 1 --verify-seconds 0
 
 # --- run on a spec-only structure: its lin model once --------------------------------
 if case_ run-speconly 0 "" "lin-model:pass lin-stress:pass" -- run speconly --seed 5 --jobs 1; then
@@ -155,7 +172,7 @@ interrupt_case int-lin-j1 "lin:correct=interruptible" "lin-model:error lin-stres
   lin fake --jobs 1 --scenarios 3
 interrupt_case int-lin-j2 "lin:correct=interruptible,stress:correct=interruptible" "lin-model:error lin-stress:error" \
   '^stress ' '^none' -- lin fake --jobs 2 --scenarios 3
-interrupt_case int-run "model:correct=interruptible" "lin:error(not run) model:error" '^model ' '^lin \|^stress ' -- \
+interrupt_case int-run "model:correct=interruptible" "lin:error(not run) model:error verify:error(not run)" '^model ' '^lin \|^stress \|^verify ' -- \
   run fake --jobs 1
 
 # --- an earlier run's report never stands beside a later run's exit status ------------

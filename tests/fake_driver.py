@@ -3,13 +3,14 @@
 outcomes, so tests/nightly_truth.sh can check how ./lfcheck nightly (tools/nightly.py)
 plans, shards, stops and reports, in seconds.
 
-Commands: faults (the catalogue: fake.a and fake.b of structure "fake"), and model
-(--scheduler pct: a PCT run of --iterations; dpor: a DPOR run that ends after 777
-executions or --dpor-executions, verified),
-lin, stress (--sanitizer thread|address), dpor-fuzz and mutants, which write a report to --json
-(and a JUnit file to --junit) after FAKE_SECONDS (default 0.2) seconds.
+Commands: faults (the catalogue: fake.a and fake.b of structure "fake"), verify
+--alphabets (the structures of FAKE_ALPHABETS, default "fake"), and model (--scheduler
+pct: a PCT run of --iterations; dpor: a DPOR run that ends after 777 executions or
+--dpor-executions, verified), lin, verify, stress (--sanitizer thread|address),
+dpor-fuzz and mutants, which write a report to --json (and a JUnit file to --junit)
+after FAKE_SECONDS (default 0.2) seconds.
 FAKE_OUTCOMES (environment): comma-separated KIND=OUTCOME, KIND one of model, lin,
-tsan, asan, dpor-fuzz, mutants; unlisted: pass. Outcomes:
+verify, tsan, asan, dpor-fuzz, mutants; unlisted: pass. Outcomes:
   pass      exit 0, a passing run with some work
   fail      exit 1, a failing run with a replay file (always, with --fault)
   signal    killed by SIGSEGV, no report
@@ -46,6 +47,9 @@ def main(argv):
         print("fake.a  [fake, caught by: model] a fake fault")
         print("fake.b  [fake, caught by: props] another")
         print("plain.a  [plain, caught by: stress] a fault of the structure without hand-written scenarios")
+        return 0
+    if cmd == "verify" and "--alphabets" in args:
+        print("\n".join(filter(None, os.environ.get("FAKE_ALPHABETS", "fake").split(","))))
         return 0
     kind = cmd
     if cmd == "stress":
@@ -108,6 +112,8 @@ def main(argv):
         run.update(workload="w", threads=int(option(args, "--threads", "4")), ops=5000, sanitizer=kind)
     elif cmd == "dpor-fuzz":
         run.update(structure="dpor-fuzz", scenario="random programs", programs=40, comparisons=80, executions=9000)
+    elif cmd == "verify":
+        run.update(check="verify", mode="ladder", scenarios=12, executions=345)
     elif option(args, "--scheduler") == "dpor":
         run.update(scenario="s", scheduler="dpor", iterations=min(int(option(args, "--dpor-executions", "500000")), 777),
                    exhaustive=True, bounds="the fake's")
@@ -127,6 +133,8 @@ def main(argv):
         status = 1
     else:
         run.update(verdict="pass", seconds=round(slept, 3) if cmd == "model" else 0.1)
+        if cmd == "verify":
+            run.update(verified_bounds=["2×1 (+1)"], verified_up_to="2×1 (+1)")
         status = 0
     if json_path:
         json.dump({"runs": [run]}, open(json_path, "w"))

@@ -1,17 +1,18 @@
 #!/usr/bin/python3
 """nightly_plan_truth.py [SEED] — the nightly's plan (tools/nightly_plan.py) fits every
-budget it accepts, on a fake clock: lfcheck's own five structures (every layer), the
-DPOR fuzzer and a kill matrix of 33 fault rows and 5 correct-code rows, whose chunks cost what this
+budget it accepts, on a fake clock: lfcheck's own five structures (every layer, each
+with a verify alphabet), the DPOR fuzzer and a kill matrix of 33 fault rows and 5 correct-code rows, whose chunks cost what this
 machine's did (each drawn from 0.5x to 2x of it, per chunk, from the printed seed) —
 no process runs. For budgets of 5m, 10m, 30m and 8h, and 100 random nights each:
   coverage   every part ran a chunk (phase A: model, lin, TSan and ASan of every
              structure, with work, and the DPOR fuzzer), and the kill matrix at least
-             one row
+             one row; at 30m and 8h every verify part too (phase B only)
   order      no phase-B chunk before every phase-A chunk
   fit        the night ends within its budget plus the grace (5 %, at least 60 s),
              by its own accounting of the chunks it ran
   shares     at 30m and 8h each kind's seconds are within 50 %..200 % of its share (the
-             kill matrix's may be less once it ran every row)
+             kill matrix's may be less once it ran every row, and then the others' share
+             is of the time it left: the time left is re-shared in proportion)
   refused    below minimum_budget the plan is refused (the check ./lfcheck nightly makes
              first), and minimum_budget itself leaves phase A within 80 % of it
   stops      a part whose chunk fails runs no further chunk
@@ -30,7 +31,7 @@ PCT_SECONDS_PER_ITERATION = 0.00012   # one scenario's PCT iteration
 DPOR_SECONDS_PER_EXECUTION = 0.0004
 DPOR_CLASSES = 30000                   # a scenario's DPOR ends after this many executions, about
 LIN_SECONDS_PER_SCENARIO = 2.5
-CHUNK_START = {"model": 1.0, "lin": 2.0, "tsan": 2.0, "asan": 2.0, "dpor-fuzz": 1.0}
+CHUNK_START = {"model": 1.0, "lin": 2.0, "tsan": 2.0, "asan": 2.0, "dpor-fuzz": 1.0, "verify": 2.0}
 FAULT_ROW, CORRECT_ROW = 45.0, 200.0
 failed = 0
 
@@ -52,6 +53,8 @@ def cost(part, spec, rng):
         return spec["duration"] + CHUNK_START[part.kind] * noise, [{"kind": "stress", "ops": 1000}]
     if part.kind == "dpor-fuzz":
         return spec["duration"] + CHUNK_START[part.kind] * noise, [{"kind": "dpor-fuzz", "comparisons": 10}]
+    if part.kind == "verify":
+        return spec["duration"] + CHUNK_START[part.kind] * noise, [{"check": "verify", "scenarios": 12}]
     if part.kind == "lin":
         seconds = CHUNK_START["lin"] + spec["scenarios"] * LIN_SECONDS_PER_SCENARIO * noise
         return seconds, [{"kind": "lin", "layer": "model", "scenarios": spec["scenarios"]}]
@@ -70,7 +73,7 @@ def night(budget, seed, fail_part=None):
     """One simulated night: (parts, chunks [(part name, phase, start, seconds)], end, minimum)."""
     rng = random.Random(seed)
     structures = [(s, {"model", "lin-model", "stress", "props", "spec"}) for s in STRUCTURES]
-    parts, _, _ = plan.make_plan(structures, True, budget, "", seed, 38, 33, fuzzer=True)
+    parts, _, _ = plan.make_plan(structures, True, budget, "", seed, 38, 33, fuzzer=True, verifiable=STRUCTURES)
     costs = plan.Costs()
     need = plan.minimum_budget(parts, costs)
     now = [0.0]
@@ -96,7 +99,9 @@ def main():
             if not check("refused", budget >= need, f"{where}: the least budget is {need} s"):
                 continue
             ran = {p.name for p in parts if p.chunks}
-            missing = [p.name for p in parts if p.kind != "kill-matrix" and p.name not in ran]
+            missing = [p.name for p in parts if p.kind not in ("kill-matrix", "verify") and p.name not in ran]
+            if budget >= 1800:
+                missing += [p.name for p in parts if p.kind == "verify" and p.name not in ran]
             check("coverage", not missing, f"{where}: no chunk for {missing}")
             check("coverage", any(p.kind == "kill-matrix" and p.chunks for p in parts), f"{where}: no matrix row")
             stress = [p for p in parts if p.kind in ("tsan", "asan", "dpor-fuzz")]
@@ -109,15 +114,18 @@ def main():
             check("fit", end <= budget + grace, f"{where}: ended at {end:.0f} s")
             if budget >= 1800:
                 every_row = all(p.chunks for p in parts if p.kind == "kill-matrix")
+                matrix_spent = sum(c[3] for c in chunks if c[0].startswith("kill-matrix."))
                 for kind, weight in plan.SHARES.items():
-                    share = weight / sum(plan.SHARES.values())   # every kind is in this plan
                     spent = sum(c[3] for c in chunks if c[0].startswith(kind + "."))
-                    low = 0 if kind == "kill-matrix" and every_row else 0.5 * share * budget  # nothing left to run
-                    check("shares", low <= spent <= 2 * share * budget,
-                          f"{where}: {kind} took {spent:.0f} s of its {share * budget:.0f}")
+                    if kind == "kill-matrix" or not every_row:
+                        due = budget * weight / sum(plan.SHARES.values())   # every kind is in this plan
+                    else:   # a matrix that ran every row gave the time it did not need to the others
+                        due = (budget - matrix_spent) * weight / (sum(plan.SHARES.values()) - plan.SHARES["kill-matrix"])
+                    low = 0 if kind == "kill-matrix" and every_row else 0.5 * due   # (nothing left to run)
+                    check("shares", low <= spent <= 2 * due, f"{where}: {kind} took {spent:.0f} s of its {due:.0f}")
     # refused below the least budget; and the least budget fits its phase A
     structures = [(s, {"model", "lin-model", "stress", "props", "spec"}) for s in STRUCTURES]
-    parts, _, _ = plan.make_plan(structures, True, 300, "", 1, 38, 33, fuzzer=True)
+    parts, _, _ = plan.make_plan(structures, True, 300, "", 1, 38, 33, fuzzer=True, verifiable=STRUCTURES)
     need = plan.minimum_budget(parts, plan.Costs())
     first = sum(plan.Costs().matrix_row(p) if p.kind == "kill-matrix" else plan.Costs().first[p.kind]
                 for p in plan.phase_a_parts(parts))

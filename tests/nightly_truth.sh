@@ -9,6 +9,8 @@
 #            it), the model and lin parts repeat chunks at new seeds while their share
 #            lasts (a model part: a DPOR chunk, then PCT), the stress parts get their
 #            share as --duration; report and exit status agree
+#   verify   the verify part runs its ladder for its share in the second phase, and the
+#            summary says "verified up to ..." (a night with time left for it)
 #   sizing   a model chunk is sized to the time its part has left (its iterations), so
 #            the part keeps to its share
 #   shards   3 shards of one night run every part of the unsharded plan once; ./lfcheck
@@ -30,7 +32,7 @@
 #            its run is an error that says so; a part that could not start before the
 #            grace ended is an error run too (its minimum did not happen), exit 2
 #   matrix   a night with time for little more than every part's first chunk still runs
-#            a kill-matrix row; an over-budget correct-code cell is an error (not
+#            a kill-matrix row (and every part but verify, which has no first chunk); an over-budget correct-code cell is an error (not
 #            checked), not "not what it said"
 #   nosub    a build without sanitizer sub-builds: no TSan/ASan parts and no kill matrix
 #            (listed as not checked), lin on its model layer only, exit 0
@@ -71,7 +73,7 @@ print(eval(sys.argv[2]))' "$1" "$2"
 # plan
 if FAKE_LOG=$dir/plan.log nightly plan 0 -- --budget 20 --seed 5; then
   got=$(q "$dir/plan.json" 'sorted(p for p in parts if not p.startswith("kill-matrix"))')
-  want="['asan.fake', 'asan.plain', 'lin.fake', 'model.fake', 'tsan.fake', 'tsan.plain']"
+  want="['asan.fake', 'asan.plain', 'lin.fake', 'model.fake', 'tsan.fake', 'tsan.plain', 'verify.fake']"
   [ "$got" = "$want" ] && ok "plan: the parts of both structures" || fail "plan: parts $got, want $want"
   share=$(q "$dir/plan.json" 'round(sum(p["share_seconds"] for p in n["parts"]))')
   [ "$share" = 20 ] && ok "plan: the shares add up to the budget" || fail "plan: shares $share, want 20"
@@ -182,11 +184,13 @@ rc=$?
   fail "report: JSON unwritable: exit $rc, JUnit $( [ -e "$dir/nojson.xml" ] && echo written || echo absent)"
 
 # fault
-if nightly fault 1 -- --budget 10 --seed 5 --fault fake.a; then
+# (120 s: time left in the second phase for the verify part's ladder; every part fails at
+# once, so the night ends in seconds)
+if nightly fault 1 -- --budget 120 --seed 5 --fault fake.a; then
   grep -q "FAKE FAILURE: fake.a" "$dir/fault.out" && grep -q "replay: $here/fake_driver.py replay $dir/fault.out.d/artifacts/" "$dir/fault.out" &&
     ok "fault: the fault's failure and its replay line are in the summary" || fail "fault: no failure or replay line in the summary"
   got=$(q "$dir/fault.json" 'sorted({r["nightly_part"] for r in runs if r["verdict"] == "fail" and r.get("replay")})')
-  [ "$got" = "['asan.fake', 'lin.fake', 'model.fake', 'tsan.fake']" ] &&
+  [ "$got" = "['asan.fake', 'lin.fake', 'model.fake', 'tsan.fake', 'verify.fake']" ] &&
     ok "fault: every part of the fault's structure ran it and failed with a replay file" || fail "fault: failing parts $got"
   got=$(q "$dir/fault.json" 'sorted(u["part"] for u in n["unchecked"])')
   [ "$got" = "['*.plain', 'kill-matrix', 'model.plain', 'lin.plain']" ] || [[ "$got" == *"'*.plain'"*"'kill-matrix'"* ]] &&
@@ -241,7 +245,7 @@ wait $pid
 rc=$?
 if [ $rc = 2 ] && /usr/bin/python3 "$here/verdict_rules.py" 2 "$dir/term.json" "$dir/term.xml" >"$dir/term.rules"; then
   got=$(q "$dir/term.json" '(sorted(r["nightly_part"] for r in runs if r.get("failure") == "interrupted: not run"), [r["failure"] for r in runs if r["nightly_part"] == "lin.fake"], parts["model.fake"]["verdict"])')
-  [[ "$got" == "(['asan.fake', 'asan.plain', "*"'tsan.fake', 'tsan.plain'], ['interrupted'], 'pass')" ]] &&
+  [[ "$got" == "(['asan.fake', 'asan.plain', "*"'tsan.fake', 'tsan.plain', 'verify.fake'], ['interrupted'], 'pass')" ]] &&
     ok "sigterm: exit 2; what finished kept, the stopped chunk and the parts not started marked" || fail "sigterm: $got"
 else
   fail "sigterm: exit $rc (want 2) or report: $(cat "$dir/term.rules" 2>/dev/null)"; tail -5 "$dir/term.out"
@@ -259,7 +263,7 @@ fi
 
 # matrix
 if FAKE_SECONDS=1 nightly nomatrix 0 -- --budget 3 --seed 5; then
-  got=$(q "$dir/nomatrix.json" '(sum(p["chunks"] for p in n["parts"] if p["kind"] == "kill-matrix"), sorted(p["part"] for p in n["parts"] if p["chunks"] == 0 and p["kind"] != "kill-matrix"))')
+  got=$(q "$dir/nomatrix.json" '(sum(p["chunks"] for p in n["parts"] if p["kind"] == "kill-matrix"), sorted(p["part"] for p in n["parts"] if p["chunks"] == 0 and p["kind"] not in ("kill-matrix", "verify")))')
   [ "$got" = "(1, [])" ] &&
     ok "matrix: a budget with time for every part's first chunk only still runs a kill-matrix row (and every part)" ||
     fail "matrix: (rows run, parts without a chunk) $got"
@@ -272,11 +276,18 @@ if FAKE_OUTCOMES=mutants=overbudget nightly overbudget 2 -- --budget 10 --seed 5
 fi
 
 # nosub
+# verify: a night with time left for the verify part's ladder (at least 10 s of its share)
+if FAKE_LOG=$dir/verify.log nightly verify 0 -- --budget 120 --seed 5; then
+  grep -q '^verify fake --ladder --max-seconds [0-9]* ' "$dir/verify.log" && grep -q '^  fake: verified up to 2×1 (+1)' "$dir/verify.out" &&
+    [ "$(q "$dir/verify.json" 'parts["verify.fake"].get("verified_up_to")')" = "2×1 (+1)" ] &&
+    ok "verify: the verify part's ladder, and the summary says how far it verified" ||
+    fail "verify: no verify ladder, or the summary does not say what it verified"
+fi
 sed 's/^sanitizer_subbuilds\tON/sanitizer_subbuilds\tOFF/' "$build/lfcheck-manifest.txt" >"$dir/manifest.off"
 mkdir -p "$dir/nosub-build" && cp "$dir/manifest.off" "$dir/nosub-build/lfcheck-manifest.txt"
 if FAKE_LOG=$dir/nosub.log build=$dir/nosub-build nightly nosub 0 -- --budget 10 --seed 5; then
   got=$(q "$dir/nosub.json" 'sorted(parts)')
-  [ "$got" = "['lin.fake', 'model.fake']" ] && ok "nosub: only the model and lin parts" || fail "nosub: parts $got"
+  [ "$got" = "['lin.fake', 'model.fake', 'verify.fake']" ] && ok "nosub: only the model, verify and lin parts" || fail "nosub: parts $got"
   lins=$(grep -c '^lin ' "$dir/nosub.log") others=$(grep '^lin ' "$dir/nosub.log" | grep -vc -- '--layer model')
   [ "$lins" -ge 1 ] && [ "$others" = 0 ] && ok "nosub: lin runs its model layer only ($lins chunks)" ||
     fail "nosub: $lins lin chunks, $others without --layer model"

@@ -13,6 +13,9 @@ JUnit file of the same run, EXIT_STATUS what the run exited with.
      an exhaustive dpor run names the bounds that remain ("bounds").
   4. The JUnit file says the same: one testcase per run, failures + errors = the
      runs that are not "pass".
+  5. A verify run (lfcheck verify: "check": "verify") says "verified_up_to" only on a
+     pass, and passes a bound only if every one of its scenarios ended ("ended" equal
+     to "scenarios"); a ladder's pass names the bounds it verified.
 Exit 0 if every rule holds, 1 with each broken rule otherwise."""
 import json
 import re
@@ -55,6 +58,13 @@ def main():
                 problems.append(f"{name}: exhaustive but {r.get('verdict')}")
             if "replay_of" in r:
                 problems.append(f"{name}: exhaustive for a search resumed from {r['replay_of']}")
+        if r.get("check") == "verify":
+            if r.get("verified_up_to") and r.get("verdict") != "pass":
+                problems.append(f"{name}: verified_up_to {r['verified_up_to']!r} on a {r.get('verdict')} run")
+            if r.get("verdict") == "pass" and r.get("mode") == "ladder" and not r.get("verified_bounds"):
+                problems.append(f"{name}: a ladder that passed without a verified bound")
+            if r.get("verdict") == "pass" and r.get("mode") != "ladder" and r.get("ended") != r.get("scenarios"):
+                problems.append(f"{name}: a verify pass with {r.get('ended')} of {r.get('scenarios')} scenarios ended")
     if len(sys.argv) == 4:
         try:
             xml = open(sys.argv[3]).read()

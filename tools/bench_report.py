@@ -39,8 +39,11 @@ threads took turns, and the ratio is marked "loaded" (params "loaded": true): it
 does not measure the designs' scaling.
 A benchmark that stops with an error (a search that runs out of its budget) has no
 time to compare: it is listed under "unfinished" with its message.
-Writes {"cores":N,"comparisons":[{"name","ratio","params"}],"unfinished":[...]} and,
-with --plot, an SVG bar chart.
+A benchmark with no baseline in its comparison (lin_monitor/<type>/ops:1000000: nothing
+else decides such a history) is listed under "figures" with its own time per iteration and
+counters.
+Writes {"cores":N,"comparisons":[{"name","ratio","params"}],"unfinished":[...],
+"figures":[...]} and, with --plot, an SVG bar chart.
 """
 import argparse
 import json
@@ -53,7 +56,7 @@ import tempfile
 from one_line_argparse import OneLineParser
 import drain_profile
 
-BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation")
+BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation", "search")
 # (statistic, counter, what it is): compared as baseline / candidate, less is better.
 STATISTICS = (("p50", "p50_ns", "latency"), ("p99", "p99_ns", "latency"), ("p999", "p999_ns", "latency"),
               ("post_p99", "post_p99_ns", "post latency"), ("blocked_share", "blocked_share", "share of time blocked"))
@@ -75,7 +78,7 @@ def run_benchmarks(binary, smoke, repetitions):
                 "--benchmark_enable_random_interleaving=true"]
     if smoke:  # every benchmark function, but not its largest sizes (they take seconds per pass)
         cmd.append("--benchmark_filter=-(pending:100000|backlog:100000|timers:1000000|"
-                   "permutation/history/.*ops:10000|held:16)")
+                   "permutation/history/.*ops:10000|held:16|ops:1000000|search/.*ops:10000)")
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stdout)
@@ -98,9 +101,9 @@ def cpu_per_real(b):
     return round(b["cpu_time"] / b["real_time"], 2)
 
 
-def comparisons_from(doc):
-    # With repetitions, each benchmark's median (of time and of every counter) is
-    # compared, and the coefficient of variation of its time is kept in params.
+def measured(doc):
+    """{(comparison, params): {variant: benchmark}}: each benchmark's median with
+    repetitions (the coefficient of variation of its time kept as "cv"), else its one run."""
     cvs = {}
     for b in doc["benchmarks"]:
         if b.get("aggregate_name") == "cv":
@@ -121,6 +124,28 @@ def comparisons_from(doc):
             continue
         name, variant, params = parts[0], parts[1], "/".join(parts[2:])
         by_key.setdefault((name, params), {})[variant] = b
+    return by_key
+
+
+def figures_from(doc):
+    """Benchmarks with no baseline to compare with (lin_monitor/<type>/ops:1000000): their
+    own time per iteration and counters."""
+    out = []
+    for (name, params), variants in sorted(measured(doc).items()):
+        if any(v in variants for v in BASELINES):
+            continue
+        for variant, b in sorted(variants.items()):
+            counters = {k: round(v, 1) for k, v in b.items() if k.endswith(("_per_second", "_ns"))}
+            out.append({"name": name, "variant": variant, "args": params, "time": round(b["real_time"], 1),
+                        "unit": b.get("time_unit", "ns") + " per iteration", "counters": counters,
+                        "repetitions": b["repetitions"]})
+    return out
+
+
+def comparisons_from(doc):
+    # With repetitions, each benchmark's median (of time and of every counter) is
+    # compared, and the coefficient of variation of its time is kept in params.
+    by_key = measured(doc)
     out = []
     for (name, params), variants in sorted(by_key.items()):
         base = next((v for v in BASELINES if v in variants), None)
@@ -298,11 +323,12 @@ def main():
         ap.error(f"--repetitions must be at least 1, not {a.repetitions}")
     if a.check_args:
         return 0
-    comparisons, unfinished = [], []
+    comparisons, unfinished, figures = [], [], []
     for binary in a.bench:
         doc = run_benchmarks(binary, a.smoke, a.repetitions)
         comparisons += comparisons_from(doc)
         unfinished += unfinished_from(doc)
+        figures += figures_from(doc)
     if a.tsan_stress and a.plain_stress:
         ops = 20000 if a.smoke else 2000000
         plain = stress_ops_per_second(a.plain_stress, ops)
@@ -355,6 +381,9 @@ def main():
             if "statistic" not in p and p.get(f"candidate_{counter}") == 0 and f"baseline_{counter}" in p:
                 print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {p["args"] + f" [{stat}]":<44} '
                       f'no ratio: {what} 0 vs {p[f"baseline_{counter}"]}')
+    for f in figures:
+        counters = "".join(f"  {k} {v:,.0f}" for k, v in f["counters"].items())
+        print(f'  {f["name"]:<36} {f["variant"]:>10} {f["args"]:<44} {f["time"]:>9,.1f} {f["unit"]}{counters}')
     for u in unfinished:
         print(f'  {u["name"]:<36} {u["variant"]:>10} {u["args"]}: did not finish ({u["error"]})')
     for r in cachegrind:
@@ -371,6 +400,8 @@ def main():
                 doc["drain_profile"] = profiles
             if unfinished:
                 doc["unfinished"] = unfinished
+            if figures:
+                doc["figures"] = figures
             json.dump(doc, f, indent=1)
     if a.plot:
         write_svg(a.plot, comparisons, cores)

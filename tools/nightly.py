@@ -5,6 +5,10 @@ One definition of a nightly, used by `./lfcheck nightly`, `ctest --preset nightl
 and the CI shard files (ci/). For every structure of the build:
   model      PCT chunks (--first-failure, at new seeds and depths) and one DPOR chunk
              (--dpor-executions N: a scenario whose search ends within N is verified)
+  verify     `./lfcheck verify --ladder` for its share: every scenario of the spec's
+             alphabet, the bound raised (2x1, 3x1, 2x2, 2x3, 3x2, ...) until the share
+             ends; the summary says "verified up to ..." (structures whose spec
+             declares a call alphabet; the others are listed as not checked)
   lin        `./lfcheck lin` chunks of generated scenarios at new seeds (Relacy model
              layer, and real threads under TSan: the scenarios and lin.history)
   tsan       `./lfcheck stress` under ThreadSanitizer, every workload, for its share
@@ -19,20 +23,23 @@ part and no kill matrix (it needs the TSan stress binary), and lin runs its mode
 only: each is listed as not checked.
 
 The budget (--budget: the checks' wall time, not counting the build before it) is
-split between them in proportion to tsan 30, asan 20, model 20, lin 15, kill matrix 15
-and dpor-fuzz 5 (a part the build cannot run gives its share to the others); each
-part's share is divided among the structures. The night runs in two phases
+split between them in proportion to tsan 30, asan 20, model 10, verify 10, lin 15, kill
+matrix 15 and dpor-fuzz 5 (a part the build cannot run gives its share to the others);
+each part's share is divided among the structures. The night runs in two phases
 (tools/nightly_plan.py, which sizes every chunk): first every part's smallest chunk
 (the matrix's first fault row, a model chunk of 1,000 PCT iterations per scenario, a lin
 chunk of 2 scenarios, 4 s of TSan, of ASan and of the fuzzer), then the time left
 shared in proportion to the split, each chunk sized at the rate its part measured
 tonight, the stress parts last (their exact --duration absorbs what the estimates
-missed). A budget too small for the first phase is refused up front with the smallest
-that works. Matrix rows the budget has no time for are "not checked tonight" (another
-night's seed starts elsewhere). A chunk still running at the budget's end plus a grace
-(5 %, at least 60 s) is stopped (SIGTERM; SIGKILL 60 s later): its unfinished runs are
-errors, never passes; a part whose first chunk could not start before the grace ended
-is an error too.
+missed). A verify part is one chunk in the second phase, its ladder given the part's
+time (--max-seconds, at least 10 s; where the budget leaves it less, it is not checked
+tonight): the bound it was raising when the time ended is reported as unfinished, not
+as an error. A budget too small for the first phase is refused up front with the
+smallest that works. Matrix rows the budget has no time for are "not checked tonight"
+(another night's seed starts elsewhere). A chunk still running at the budget's end plus
+a grace (5 %, at least 60 s) is stopped (SIGTERM; SIGKILL 60 s later): its unfinished
+runs are errors, never passes; a part whose first chunk could not start before the
+grace ended is an error too.
 
 Shards (--shard I/N, or GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS): N machines, each
 with the budget, do one night's plan: the plan is made for N x budget of machine
@@ -225,6 +232,11 @@ class Nightly:
             seed = derived_seed(a.seed, part.name, *([k] if k else []))
             return (["dpor-fuzz", "--seed", str(seed), "--max-seconds", str(seconds), "--quiet"],
                     f"random programs for {seconds} s")
+        if part.kind == "verify":
+            seconds = spec["duration"]
+            return (["verify", part.structure, "--ladder", "--max-seconds", str(seconds),
+                     "--jobs", str(os.cpu_count() or 1), "--quiet"] + fault,
+                    f"the ladder of bounds for {seconds} s")
         if part.kind == "lin":
             layer = [] if self.subbuilds else ["--layer", "model"]
             history = [] if layer else ["--duration", str(spec["history"])]
@@ -264,7 +276,7 @@ class Nightly:
         matrix_faults = [(f, st) for f, st in faults if st in modelled]
         rows = len(matrix_faults) + len({st for _, st in matrix_faults})
         plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows,
-                                           len(matrix_faults), has_fuzzer(a.build))
+                                           len(matrix_faults), has_fuzzer(a.build), self.list_verifiable())
         self.subbuilds = subbuilds
         owner = deal(plan, a.shards)
         mine = [p for i, p in enumerate(plan) if owner[i] == a.shard]
@@ -367,6 +379,13 @@ class Nightly:
         return [(m.group(1), m.group(2)) for m in
                 (re.match(r"(\S+)\s+\[([^,\]]+)", line) for line in listing.stdout.splitlines()) if m]
 
+    def list_verifiable(self):
+        """The structures whose spec declares a call alphabet (./lfcheck verify --alphabets)."""
+        listing = subprocess.run([self.a.driver, "--build", self.a.build, "verify", "--alphabets"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, LFCHECK_SKIP_SETUP="1"))
+        return set(listing.stdout.split()) if listing.returncode == 0 else set()
+
     # --- the report ----------------------------------------------------------
     def report(self, parts, unchecked, split, seconds, plan):
         a = self.a
@@ -396,6 +415,13 @@ class Nightly:
             if p.kind == "dpor-fuzz":
                 print(f"dpor fuzz (dpor against the full search): " + (f"{part_verdict(p.runs)} {work_text(p.runs)} "
                       f"{p.seconds:.0f}s" if p.runs else "not checked"))
+        verified = [(p.structure, r) for p in parts if p.kind == "verify" for r in p.runs if r.get("check") == "verify"]
+        if verified:
+            print("verified (every scenario of the spec's alphabet, each under DPOR to its end):")
+        for structure, r in verified:
+            said = (f"verified up to {r['verified_up_to']}" if r.get("verified_up_to") and r.get("verdict") == "pass"
+                    else f"{r.get('verdict', '?').upper()}: {r.get('failure', '')}")
+            print(f"  {structure}: {said}" + (f"; unfinished: {r['unfinished']}" if r.get("unfinished") else ""))
         matrix = [p for p in parts if p.kind == "kill-matrix"]
         if matrix:
             rows = [r for p in matrix for r in p.runs if r.get("fault")]
@@ -444,6 +470,7 @@ class Nightly:
                                       "share_seconds": round(p.share, 1), "allotted_seconds": round(p.allotted, 1),
                                       "seconds": round(p.seconds, 1),
                                       "chunks": p.chunks, "work": work_of(p.runs),
+                                      **verified_field(p),
                                       "verdict": part_verdict(p.runs) if p.runs else "not checked"}
                                      for p in parts],
                            "unchecked": unchecked, "exit": status},
@@ -485,6 +512,13 @@ def sum_first(parts, costs):
     return sum(costs.matrix_row(p) if p.kind == "kill-matrix" else costs.first[p.kind] for p in phase_a_parts(parts))
 
 
+def verified_field(part):
+    """A verify part's "verified_up_to" (the largest bounds its ladder verified), if any."""
+    said = [r["verified_up_to"] for r in part.runs if part.kind == "verify" and r.get("verified_up_to")
+            and r.get("verdict") == "pass"]
+    return {"verified_up_to": said[0]} if said else {}
+
+
 def work_of(runs):
     """The work a part's runs did, by unit."""
     w = {}
@@ -495,7 +529,10 @@ def work_of(runs):
                 if key:
                     w[key] = w.get(key, 0) + 1
             continue
-        if "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
+        if r.get("check") == "verify":   # lfcheck verify: the scenarios its bounds ran
+            w["verify scenarios"] = w.get("verify scenarios", 0) + int(r.get("scenarios", 0) or 0)
+            w["executions"] = w.get("executions", 0) + int(r.get("executions", 0) or 0)
+        elif "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
             w["programs"] = w.get("programs", 0) + int(r["programs"] or 0)
             w["comparisons"] = w.get("comparisons", 0) + int(r.get("comparisons", 0) or 0)
         elif "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
@@ -518,7 +555,7 @@ def work_text(runs, short=False):
         return "no work" if not short else "0"
     names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen",
              "stress scenarios": "rt-scen", "stress executions": "rt-exec", "stress calls": "rt-calls",
-             "faults": "faults",
+             "faults": "faults", "verify scenarios": "v-scen",
              "correct-code cells": "cells", "programs": "prog", "comparisons": "cmp"}
     return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
 

@@ -3,7 +3,8 @@
 (tools/nightly.py runs it). No process runs here and the clock is given, so the plan is
 tested with a fake clock and made-up costs (tests/nightly_plan_truth.py).
 
-The parts: for every structure model, lin, tsan, asan; in lfcheck's own tree (a build
+The parts: for every structure model, lin, tsan, asan, and verify where its spec
+declares a call alphabet (lfcheck verify --ladder); in lfcheck's own tree (a build
 with the DPOR fuzzer) dpor-fuzz; and the kill matrix in row groups of one row each
 (`mutants --shard J/R`, R its rows: the faults, then each structure's correct code),
 each with its share of the machine time (SHARES, divided among the structures; the
@@ -22,7 +23,10 @@ The night in two phases, so that every part gets work at every accepted budget:
                 part taking its share of what is left when its turn comes (so one that
                 ran long costs the ones after it, never the deadline): the matrix's
                 further rows while the next row's estimate fits its share, then the model
-                parts (a DPOR chunk, then PCT chunks), lin, the DPOR fuzzer, and last
+                parts (a DPOR chunk, then PCT chunks), the verify parts (one ladder each,
+                its --max-seconds the time it has: at least VERIFY_MIN, else not checked
+                tonight; no first chunk of phase A, whose cost it would raise by a ladder
+                per structure), lin, the DPOR fuzzer, and last
                 the stress parts, whose chunks are exact (--duration) and absorb what the
                 others' estimates missed.
 A chunk is sized to the time it has at the rate its part measured tonight (Costs); before
@@ -33,10 +37,11 @@ refused before anything runs (minimum_budget: the smallest that works, in whole 
 Used as a library: Part, make_plan, deal, Costs, Planner, minimum_budget, duration_words."""
 import math
 
-SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15, "dpor-fuzz": 0.05}
-KINDS = ("model", "lin", "tsan", "asan")   # the parts of each structure
-FILL_ORDER = ("model", "lin", "dpor-fuzz", "tsan", "asan")   # phase B's order (then the stress parts absorb)
-TIMED = {"tsan", "asan", "dpor-fuzz"}   # parts whose chunk runs for a given time (--duration, --max-seconds)
+SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.10, "verify": 0.10, "lin": 0.15, "kill-matrix": 0.15,
+          "dpor-fuzz": 0.05}
+KINDS = ("model", "lin", "tsan", "asan")   # the parts of each structure that phase A starts
+FILL_ORDER = ("model", "verify", "lin", "dpor-fuzz", "tsan", "asan")   # phase B's order (the stress parts absorb)
+TIMED = {"tsan", "asan", "dpor-fuzz", "verify"}   # a chunk runs for a given time (--duration, --max-seconds)
 
 MODEL_FIRST_ITERATIONS = 1000      # phase A: one slice of PCT per scenario
 MODEL_MIN_ITERATIONS = 1000        # a PCT chunk's least size per scenario
@@ -54,13 +59,15 @@ STRESS_FIRST = 4                   # seconds of a first stress chunk
 STRESS_MIN = 4                     # a stress chunk's least --duration
 FUZZ_FIRST = 4                     # seconds of the DPOR fuzzer's first chunk (--max-seconds)
 FUZZ_MIN = 4                       # and of any of its chunks
+VERIFY_MIN = 10                    # a verify ladder's least --max-seconds
 PHASE_A_SHARE = 0.8                # phase A may take this much of the budget, at most
 
 # A priori seconds of each kind's first chunk (before the night measured anything):
 # measured on the 2-core build machine, the slowest structure, rounded up (docs/nightly.md).
 # "kill-matrix": a fault's row; "kill-matrix.correct": a correct-code row (every layer
 # to its end on correct code: the dearest).
-FIRST_SECONDS = {"model": 6.0, "lin": 12.0, "tsan": 7.0, "asan": 7.0, "dpor-fuzz": 6.0, "kill-matrix": 60.0,
+FIRST_SECONDS = {"model": 6.0, "lin": 12.0, "tsan": 7.0, "asan": 7.0, "dpor-fuzz": 6.0, "verify": 12.0,
+                 "kill-matrix": 60.0,
                  "kill-matrix.correct": 240.0}
 
 
@@ -80,18 +87,25 @@ class Part:
 
 
 def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows, fault_rows,
-              fuzzer=False):
+              fuzzer=False, verifiable=()):
     """(parts, unchecked, split) for the whole night (all shards): every part with its
     share. matrix_rows: the kill matrix's rows (0: no matrix for this build), of which
     the first fault_rows are faults and the rest correct code. The matrix's parts come
     in the night's rotation: from the row its seed picks. fuzzer: the build has the
-    DPOR fuzzer (lfcheck's own tree)."""
+    DPOR fuzzer (lfcheck's own tree); verifiable: the structures whose spec declares a
+    call alphabet (lfcheck verify)."""
     unchecked = []
     kinds = {}
     for name, layers in structures:
         if fault_structure and name != fault_structure:
             continue
-        for kind in KINDS:
+        for kind in ("model", "verify", "lin", "tsan", "asan"):
+            if kind == "verify" and name not in verifiable:
+                if "spec" in layers:
+                    unchecked.append({"part": f"verify.{name}", "reason": "no model layer for its spec (NO_MODEL)"
+                                      if "lin-model" not in layers else
+                                      "its spec declares no call alphabet (lfcheck verify)"})
+                continue
             if kind == "model" and "model" not in layers:
                 unchecked.append({"part": f"model.{name}", "reason":
                                   "no hand-written scenarios: its generated ones run in lin." + name
@@ -136,7 +150,7 @@ def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_see
         kinds["dpor-fuzz"] = ["lfcheck"]
     total_share = sum(SHARES[k] for k in kinds)
     parts = []
-    for kind in KINDS + ("dpor-fuzz", "kill-matrix"):
+    for kind in ("model", "verify", "lin", "tsan", "asan", "dpor-fuzz", "kill-matrix"):
         members = kinds.get(kind, [])
         if not members:
             continue
@@ -213,7 +227,7 @@ class Costs:
 
     def timed_overhead(self, part):
         """A timed part's (stress, the fuzzer) seconds beyond its chunk's --duration."""
-        first = FUZZ_FIRST if part.kind == "dpor-fuzz" else STRESS_FIRST
+        first = {"dpor-fuzz": FUZZ_FIRST, "verify": VERIFY_MIN}.get(part.kind, STRESS_FIRST)
         return self.overhead.get(part.name, max(0.0, self.first[part.kind] - first))
 
     def matrix_row(self, part):
@@ -327,10 +341,10 @@ class Planner:
         """The part's next chunk sized to `left` seconds, or None if none of its least size fits."""
         c = self.costs
         if part.kind in TIMED:
-            if part.chunks > 1:   # one chunk of its share in phase B
+            if part.chunks > (0 if part.kind == "verify" else 1):   # one chunk of its share in phase B
                 return None
             duration = int(left - c.timed_overhead(part))
-            least = FUZZ_MIN if part.kind == "dpor-fuzz" else STRESS_MIN
+            least = {"dpor-fuzz": FUZZ_MIN, "verify": VERIFY_MIN}.get(part.kind, STRESS_MIN)
             return {"duration": duration} if duration >= least else None
         if part.kind == "lin":
             history = min(LIN_HISTORY_MAX, max(LIN_HISTORY_FIRST, int(left * LIN_HISTORY_SHARE)))

@@ -81,7 +81,7 @@ def fault_row(runs, fault, structure, layers):
     ran, caught = set(), {}
     for r in runs:
         part = str(r.get("nightly_part", ""))
-        if "chunk" in r and "check" not in r:
+        if "chunk" in r and not (r.get("verdict") == "error" and "check" in r):   # (not the nightly's error runs)
             ran.add(part.split(".")[0])
         if rejected(r):
             caught[part] = min(caught.get(part, float("inf")), float(r.get("seconds", 0) or 0))
@@ -90,7 +90,8 @@ def fault_row(runs, fault, structure, layers):
               and any(k in ran for k in NIGHTLY_KINDS_OF_LAYER[layer])
               and not any(k in caught_kinds for k in NIGHTLY_KINDS_OF_LAYER[layer])]
     row = {"structure": structure, "fault": fault, "check": "fault", "nightly_part": "fault",
-           "layer_runs": sum(1 for r in runs if "chunk" in r and "check" not in r), "seconds": 0}
+           "layer_runs": sum(1 for r in runs if "chunk" in r and not (r.get("verdict") == "error" and "check" in r)),
+           "seconds": 0}
     if not caught and not ran:
         # No part of the plan ran a chunk that reported: the fault was not looked for,
         # which is not a miss (and never a pass) — an error of the night.
@@ -154,6 +155,8 @@ def command_runs(path, status, base):
 
 def testcase_name(run):
     """The JUnit testcase name of a run, as the runners name theirs (report.hpp's write_junit)."""
+    if str(run.get("check", "")).startswith("verify"):  # lfcheck verify (its "scenario" is a failing one)
+        return run["check"]
     if "layer" in run:  # lin: the layer (a stress layer's: and its workload)
         return run["layer"] + (f".{run['workload']}" if "workload" in run else "")
     if "scenario" in run:  # model
@@ -165,11 +168,11 @@ def cdata(text):
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
-# What tells two runs of one report apart (lfcheck merge's identity of a run, too): a
-# report's JUnit names runs that share a classname and label by the fields of these in
-# which they differ.
+# What tells two runs of one report apart (lfcheck merge's identity of a run: two
+# records that agree on these are the same run): a report's JUnit names runs that share
+# a classname and label by the fields of these in which they differ.
 IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
-            "shard", "sanitizer", "nightly_part", "chunk", "correct_code", "check")
+            "shard", "sanitizer", "nightly_part", "chunk", "correct_code", "check", "verify_bound")
 BODY_LIMIT = 64 * 1024   # a failure body's bytes at most (a file's last ones)
 
 

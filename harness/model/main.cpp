@@ -16,6 +16,7 @@
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
 #include "harness/cli/interrupt.hpp"
+#include "harness/model/dpor_bounds.hpp"
 #include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/report/failure_views.hpp"
 #include "harness/report/steps.hpp"
@@ -247,17 +248,6 @@ ModelRequest request_for(const std::string& scheduler, const Options& o) {
     q.execution_limit = 1;
   }
   return q;
-}
-
-// What an exhaustive dpor run did not explore (docs/model.md, "What a verified
-// verdict means").
-std::string dpor_bounds(unsigned load_depth) {
-  return "no preemption bound; every load choice of Relacy's model with loads reading up to " +
-         std::to_string(load_depth) + (load_depth == 1 ? " store" : " stores") +
-         " back (no load buffering); spin loops as awaits, a retry that wrote giving way until another"
-         " thread steps; at most one spurious compare_exchange_weak failure per atomic; Relacy's"
-         " bookkeeping frees not deferred; allocations of blocks fresh to the execution commute (addresses"
-         " compared for identity only); no spurious condition-variable wake-ups";
 }
 
 // Runs one scenario under one scheduler; returns its record.
