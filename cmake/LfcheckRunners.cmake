@@ -62,10 +62,13 @@ if(LFCHECK_INSTALL AND LFCHECK_SANITIZER STREQUAL "none")
     endif()
   endforeach()
   install(TARGETS ${_lfcheck_runner_targets} EXPORT lfcheckTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  # The sanitizer sub-builds' runners (lfcheck's own build, or the package alone:
+  # CMakeLists.txt); a build without them installs none, and a project then has no
+  # TSan/ASan layers (cmake/Lfcheck.cmake says why at its configure).
   if(LFCHECK_SANITIZER_SUBBUILDS)
     foreach(_san thread address)
       install(FILES ${CMAKE_BINARY_DIR}/sanitizer-${_san}/liblfcheck_stress_runner.a
-              DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME liblfcheck_stress_runner_${_san}.a OPTIONAL)
+              DESTINATION ${CMAKE_INSTALL_LIBDIR} RENAME liblfcheck_stress_runner_${_san}.a)
     endforeach()
   endif()
 endif()
