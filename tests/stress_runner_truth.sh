@@ -24,6 +24,10 @@
 #   crashes     four threads that crash at once leave one whole verdict (JSON, JUnit)
 #   pacing      DeliQueue's and removal's lin.history keep their queue short (at most 64 queued), so
 #               their 10,000-call histories are checked, not judged unknown
+#   monitored   a spec that declares its collection type and with_value has lin.history's
+#               100,000-call histories checked by the monitor (histories_monitored, no
+#               search), and an "empty" while values are held fails with the monitor's
+#               witness (issue 47)
 #   litmus      a failing litmus workload (a model scenario on real threads) records
 #               the scenario's threads, the executions it ran and its unit, also when
 #               the process dies in it, and shows each thread's last executions (issue 27)
@@ -225,6 +229,28 @@ print('ok' if ok else 'histories %s, calls_checked %s, most_queued %s' % (r.get(
       fail "$s lin.history: $verdict (want >= 10 histories, 100,000 calls, 0 < most_queued <= 64)"
   fi
 done
+
+# --- collection specs: lin.history through the monitor (issue 47) ---------------------
+# probe_rare_stack declares `collection = stack` and with_value: its lin.history histories
+# are 100,000 calls (the --ops budget 400,000: 4 of them), every pushed value distinct,
+# and the stack monitor decides each (histories_searched 0). Its _gives_up twin's pop says
+# "empty" every 256th time it finds values: the monitor must fail it and show the witness.
+if run monitored 0 -- "$probes" probe_rare_stack --workload lin.history --threads 4 --ops 400000 --seed 1; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ok = (r['verdict'] == 'pass' and r['histories'] == 4 and r['calls_checked'] == 400000 and
+      r['histories_monitored'] == 4 and r['histories_searched'] == 0 and 'check_ms' in r)
+print('ok' if ok else json.dumps(r))" "$dir/monitored.json")
+  [ "$verdict" = ok ] && ok "a collection spec's lin.history: 4 histories of 100,000 calls, each decided by the stack monitor" ||
+    fail "monitored lin.history: $verdict"
+fi
+if run monitored-bug 1 -- "$probes" probe_rare_stack_gives_up --workload lin.history --threads 4 --ops 400000 --seed 1; then
+  grep -q '"failure":"NOT LINEARIZABLE: ' "$dir/monitored-bug.json" && grep -q '"histories_monitored":1' "$dir/monitored-bug.json" &&
+    grep -q 'stack monitor: pop(): empty .* found the stack empty, but throughout it the stack certainly held' "$dir/monitored-bug.out" &&
+    ok "an 'empty' pop while values are held: NOT LINEARIZABLE, with the stack monitor's witness" ||
+    fail "monitored bug: $(cat "$dir/monitored-bug.json") $(head -c 600 "$dir/monitored-bug.out")"
+fi
 
 # --- litmus failures: the scenario's threads, the work done, the last executions --------
 # Before: "threads":4 (the --threads default) for a 2-thread scenario, "ops":0 when the
