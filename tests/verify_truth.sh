@@ -13,7 +13,8 @@
 #   budget    --max-seconds cut short: NOT VERIFIED (stopped by the budget), exit 2
 #   refused   a spec without an alphabet is refused (exit 2), never sampled
 #   interrupt SIGINT: exit 2, the record says how far it got (ended < scenarios)
-#   shards    3 shards of one bound: lfcheck merge of all is VERIFIED, of 2 INCOMPLETE;
+#   shards    3 shards of one bound: lfcheck merge of all is VERIFIED, of 2 INCOMPLETE,
+#             with one cut short by its budget (or a part's count edited) NOT VERIFIED;
 #             the shards of a fault merge to the unsharded run's failing scenario
 #   ladder    --ladder names the largest bounds verified within its budget, and a fault's
 #             ladder fails
@@ -102,6 +103,22 @@ print((r["verdict"], r.get("verified_up_to"), r["ended"] == r["of_scenarios"] ==
 rc=$?
 [ $rc = 2 ] && grep -q "INCOMPLETE: shards 1 of 3 are missing" "$dir/merged2.json" &&
   ok "shards: the merge of 2 of 3 is INCOMPLETE (exit 2)" || { fail "shards: merge of 2 exit $rc"; cat "$dir/merge2.out"; }
+# A shard whose scenarios did not all end (its budget cut it short): the merge of all three
+# is NOT VERIFIED (exit 2), never the verified bound; and a part that says pass while its
+# counts fall short (an edited report) is not taken at its word.
+run shard1-cut 2 -- "$lin" verify shutdown --threads 2 --calls 2 --prefix 1 --shard 1/3 --max-seconds 0.001
+"$lfcheck" merge "$dir/shard0.json" "$dir/shard1-cut.json" "$dir/shard2.json" --json "$dir/merged-cut.json" >"$dir/merge-cut.out" 2>&1
+rc=$?
+got=$(j "$dir/merged-cut.json" '(r["verdict"], "verified_up_to" in r, r["failure"].startswith("NOT VERIFIED up to 2×2 (+1)"))')
+[ $rc = 2 ] && [ "$got" = "('error', False, True)" ] && ok "shards: a shard cut short by its budget: the merge is NOT VERIFIED (exit 2)" ||
+  { fail "shards: merge with a cut shard: exit $rc, $got"; cat "$dir/merge-cut.out"; }
+/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["runs"][0]["ended"] -= 1; json.dump(d, open(sys.argv[2], "w"))' "$dir/shard1.json" "$dir/shard1-short.json"
+"$lfcheck" merge "$dir/shard0.json" "$dir/shard1-short.json" "$dir/shard2.json" --json "$dir/merged-short.json" >"$dir/merge-short.out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ "$(j "$dir/merged-short.json" 'r["verdict"]')" = error ] &&
+  ok "shards: a part that says pass with one scenario short of ended: the merge is NOT VERIFIED (exit 2)" ||
+  { fail "shards: merge with a short part: exit $rc"; cat "$dir/merge-short.out"; }
 for i in 0 1; do run_shard fshard$i -- "$lin" verify treiber --fault pop_gives_up --threads 2 --calls 2 --prefix 1 --shard $i/2; done
 "$lfcheck" merge "$dir/fshard0.json" "$dir/fshard1.json" --json "$dir/fmerged.json" >"$dir/fmerge.out" 2>&1
 rc=$?

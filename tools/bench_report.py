@@ -30,7 +30,9 @@ cachegrind's branch simulation: deterministic counts of conditional branches and
 mispredictions, written under "cachegrind" and compared as mispredictions.
 A multi-threaded benchmark (params "threads:T") also keeps, per side, CPU time /
 real time (candidate_cpu_per_real, baseline_cpu_per_real): about how many of its
-threads were on a core at once. On an idle machine a side whose threads never sleep
+threads were on a core at once — its own "cpu_per_real" counter where it runs its own
+threads (Google Benchmark's cpu_time is its main thread's), and nothing (no "loaded"
+flag) for a benchmark that times itself without one. On an idle machine a side whose threads never sleep
 reaches min(T, cores) (a side that blocks on a lock may stay below it). When neither
 side reached 3/4 of min(T, cores), the machine was shared with other work, the
 threads took turns, and the ratio is marked "loaded" (params "loaded": true): it
@@ -84,6 +86,19 @@ def run_benchmarks(binary, smoke, repetitions):
     doc = json.load(open(path))
     os.unlink(path)
     return doc
+
+
+def cpu_per_real(b):
+    """How many of a benchmark's threads were on a core at once: its own "cpu_per_real"
+    counter if it has one (a benchmark that runs its own threads sums their CPU
+    clocks); else, unless it times itself (manual time: Google Benchmark's cpu_time is
+    then its main thread's, which only waits, and says nothing of its threads), Google
+    Benchmark's cpu_time / real_time; else None (not known: no "loaded" flag)."""
+    if "cpu_per_real" in b:
+        return round(b["cpu_per_real"], 2)
+    if "manual_time" in str(b.get("run_name", b.get("name", ""))).split("/") or not b.get("real_time"):
+        return None
+    return round(b["cpu_time"] / b["real_time"], 2)
 
 
 def measured(doc):
@@ -154,10 +169,9 @@ def comparisons_from(doc):
             oversubscribed = total_threads is not None and total_threads > (os.cpu_count() or 1)
             if total_threads is not None:
                 entry["params"].update(threads=total_threads, oversubscribed=oversubscribed)
-            if threads is not None and b.get("real_time") and bb.get("real_time"):
+            cand_par, base_par = cpu_per_real(b), cpu_per_real(bb)
+            if threads is not None and cand_par is not None and base_par is not None:
                 possible = min(threads, os.cpu_count() or 1)
-                cand_par = round(b["cpu_time"] / b["real_time"], 2)
-                base_par = round(bb["cpu_time"] / bb["real_time"], 2)
                 entry["params"].update(candidate_cpu_per_real=cand_par, baseline_cpu_per_real=base_par,
                                        cpu_per_real_idle=possible,
                                        loaded=max(cand_par, base_par) < 0.75 * possible)

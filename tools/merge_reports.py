@@ -78,10 +78,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 from mutants import ERROR, OVER_BUDGET, judge, matrix_junit
-from verdicts import exit_status, junit, summary, testcase_name
+from verdicts import IDENTITY as RUN_IDENTITY, exit_status, fault_row, junit, summary, testcase_name
 
-IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
-            "shard", "sanitizer", "nightly_part", "chunk", "correct_code", "check", "verify_bound")
+# Two records that agree on these are the same run (an OVERLAP of shards): a report's
+# identity fields (verdicts.IDENTITY).
+IDENTITY = RUN_IDENTITY
 SUMMED = ("scenarios", "executions", "verified_scenarios", "exhaustive_scenarios", "shrink_runs", "seconds")
 # What a lin run's parts must share to be parts of one run: the size of the whole and
 # the settings every scenario ran with (lfcheck-lin-model's records).
@@ -392,11 +393,13 @@ def merge_matrices(docs, paths, out_path, junit_path):
     return 0 if merged["complete"] else 2
 
 
-def check_nights(nights):
+def check_nights(nights, runs):
     """The shards of a nightly (`lfcheck nightly --shard I/N`: a "nightly" record each)
     are one night only if they are of one night (seed, budget, N, fault, plan) and all
     N are here once, their parts together the plan's, each once; else an INCOMPLETE (or
-    OVERLAP) error run. Returns (error runs, the merged night's record or None)."""
+    OVERLAP) error run. A --fault night's shards, all here: the night's verdict on its
+    fault, over every shard's runs (verdicts.fault_row: MISSED unless a run rejected the
+    code). Returns (error and verdict runs, the merged night's record or None)."""
     if not nights:
         return [], None
     problems = []
@@ -437,8 +440,12 @@ def check_nights(nights):
                 unchecked.append(u)
                 print(f"nightly: not checked: {u.get('part')}: {u.get('reason')}")
     first = nights[0][1]
+    if first.get("fault") and not missing and total > 1:
+        problems.append(fault_row(runs, first["fault"], first.get("fault_structure", ""),
+                                  first.get("fault_layers", ())))
     merged = {"seed": first.get("seed"), "budget_seconds": first.get("budget_seconds"), "shards": total,
               "fault": first.get("fault"), "plan_parts": plan,
+              **{k: first[k] for k in ("fault_structure", "fault_layers") if k in first},
               "parts": [p for _, n in sorted(nights, key=lambda x: shard_of(x[1].get("shard", ""))[0])
                         for p in n.get("parts", [])],
               "unchecked": unchecked, "interrupted": any(n.get("interrupted") for _, n in nights)}
@@ -506,7 +513,7 @@ def main():
         runs, plans = check_plans(runs)
         if plans:
             print(f"checked {plans} sharded plans for all their runs")
-    night_problems, night = check_nights(nights)
+    night_problems, night = check_nights(nights, runs)
     problems += night_problems
     runs += problems
     groups = {}

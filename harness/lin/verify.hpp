@@ -41,7 +41,12 @@ LinOutcome verify_scenario(const model::ScenarioHooks& hooks, const Scenario<S>&
   search.load_depth = l.load_depth;
   search.deadline = l.deadline;
   LinOutcome out = detail::run_lin(hooks, sc, o, "dpor", search);
-  out.verified = !out.failed && out.stopped.empty();
+  // Ended only on the search's own word that it covered its whole space (from its root,
+  // ended by the scheduler: `exhaustive`, or a search in which nothing was shared),
+  // never merely because nothing failed and nothing stopped it (the two coincide in
+  // harness/model/run.cpp today; this does not rely on it).
+  out.verified = !out.failed && out.stopped.empty() && (out.exhaustive || out.no_shared_access);
+  if (!out.failed && !out.verified && out.stopped.empty()) out.stopped = "the search did not cover its whole space";
   out.exhaustive = false;
   return out;
 }
