@@ -7,6 +7,7 @@
 #include <atomic>
 #include <barrier>
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,14 @@ inline std::int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// The calling thread's CPU time (ns): what a benchmark that runs its own threads sums
+// for its "cpu_per_real" counter (Google Benchmark's cpu_time is its main thread's only).
+inline std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
 // The q-quantile (0..1) of the samples (sorts them in place). 0 if none.

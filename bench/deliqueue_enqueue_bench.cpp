@@ -38,6 +38,10 @@
 //     of a single post. Latency is sampled cheaply: every 32nd post (DeliQueue) or
 //     every post (legacy, whose posts take microseconds) is bracketed by two
 //     steady_clock reads; sampling adds a few percent at most to either.
+//   * cpu_per_real: the producers' CPU time (each thread's own clock, summed) over the
+//     batches' time: how many producers were on a core at once. Google Benchmark's
+//     cpu_time is the main thread's (it waits at the barriers and rebuilds the queue
+//     untimed), so tools/bench_report.py takes this counter instead.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -110,6 +114,7 @@ void enqueue_into_busy_queue(benchmark::State& state) {
   Q queue;
   struct PerThread {
     std::int64_t start = 0, end = 0;
+    std::int64_t cpu_ns = 0;  // this thread's CPU time in the timed batches
     std::vector<std::int64_t> samples;
   };
   std::vector<PerThread> per(threads);
@@ -126,6 +131,7 @@ void enqueue_into_busy_queue(benchmark::State& state) {
         start.arrive_and_wait();
         if (stop) return;
         me.start = now_ns();
+        const std::int64_t cpu_start = lfcheck::bench::thread_cpu_ns();
         unsigned k = 0;
         for (std::size_t i = lo; i < hi; ++i) {
           if (++k == Q::sample_every) {
@@ -138,6 +144,7 @@ void enqueue_into_busy_queue(benchmark::State& state) {
           }
         }
         me.end = now_ns();
+        me.cpu_ns += lfcheck::bench::thread_cpu_ns() - cpu_start;
         done.arrive_and_wait();
       }
     });
@@ -172,6 +179,9 @@ void enqueue_into_busy_queue(benchmark::State& state) {
   state.counters["p50_ns"] = percentile(all, 0.50);
   state.counters["p99_ns"] = percentile(all, 0.99);
   state.counters["batch"] = static_cast<double>(batch);
+  std::int64_t cpu_ns = 0;
+  for (auto& p : per) cpu_ns += p.cpu_ns;
+  state.counters["cpu_per_real"] = static_cast<double>(cpu_ns) * 1e-9 / seconds;
   state.SetLabel(std::to_string(threads) + " producers on " + std::to_string(std::thread::hardware_concurrency()) +
                  " cores");
 }

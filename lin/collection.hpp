@@ -18,6 +18,8 @@
 //                   false (v was there); remove(v) = remove(v) -> true; remove_absent(v) =
 //                   remove(v) -> false; contains(v) -> true is `contains`, -> false `absent`
 //   multiset        as set, but an add always succeeds (no insert_refused)
+// and, in every type, no_effect: a call that leaves the collection as it is and says
+// nothing about what it holds (an idle call): the monitors place it anywhere inside it.
 //
 // The monitors assume data independence: every value is inserted at most once in a history
 // (a structure that does not look at its values behaves the same whatever they are, so
@@ -67,6 +69,7 @@ struct Abstract {
     remove_absent,   // set, multiset: remove(v) -> false, v was not there
     contains,        // set, multiset: v is there
     absent,          // set, multiset: v is not there
+    no_effect,       // any type: a call that neither changes nor reads the collection
     other,           // not an operation of the type: the monitor does not apply
   };
   Kind kind = other;
@@ -89,6 +92,8 @@ inline const char* kind_name(Abstract::Kind k) {
       return "contains";
     case Abstract::absent:
       return "absent";
+    case Abstract::no_effect:
+      return "no_effect";
     case Abstract::other:
       return "other";
   }
@@ -100,6 +105,7 @@ inline bool kind_allowed(Collection c, Abstract::Kind k) {
   switch (k) {
     case Abstract::insert:
     case Abstract::remove:
+    case Abstract::no_effect:
       return true;
     case Abstract::remove_empty:
       return c == Collection::queue || c == Collection::stack || c == Collection::priority_queue;

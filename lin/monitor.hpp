@@ -103,7 +103,9 @@ requires HasCollection<S> Report monitor(const History<S>& h, const Budget& budg
   report.algorithm = name;
   switch (out.outcome) {
     case monitors::Outcome::linearizable: {
-      std::vector<std::size_t> order(out.order.begin(), out.order.end());
+      std::vector<std::uint32_t> placed(out.order);
+      monitors::place_no_effect(collected.history, placed);
+      std::vector<std::size_t> order(placed.begin(), placed.end());
       if (const std::string problem = witness_problem(h, order); !problem.empty())
         return searched("the " + name + "'s linearization fails the spec's replay (" + problem +
                         "): the collection declaration does not match the spec, or the monitor is wrong");

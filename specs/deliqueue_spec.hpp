@@ -432,6 +432,42 @@ struct DeliQueueModel {
                                          {1, quit}});
   }
 
+  // lfcheck verify's alphabet (specs/spec.hpp): the other threads post (due at once),
+  // post barriers and quit safely; the owner, the Looper, polls and posts; a prefix posts
+  // (due at once, at the front, due only once the clock reaches 5, or at INT64_MAX, never
+  // due: beside a front post, at INT64_MIN, the comparator's extremes) and posts a
+  // barrier; a suffix moves the clock to 5 and polls. Left out: peek, is_idle, now
+  // (reads of what poll shows), remove_barrier, async posts, unsafe quits, the other
+  // times (the generated scenarios and the props have them). A post carries a
+  // value, its message's tag (value_of: verify gives each post a message of its own;
+  // the queue never looks at which message it holds).
+  static std::vector<Call> alphabet(spec::Slot slot) {
+    const std::uint8_t me = deli_spec::label_of(slot);
+    auto call = [me](Op op, std::int64_t when = 0, bool flag = false) {
+      Call c{op, me, 0};
+      c.when = when;
+      c.flag = flag;
+      return c;
+    };
+    switch (slot.where) {
+      case spec::Where::prefix:
+        return {call(Op::post), call(Op::post_at_front), call(Op::post, 5), call(Op::post, deli_spec::kMax),
+                call(Op::barrier)};
+      case spec::Where::suffix: return {call(Op::poll, 5, true)};
+      default:
+        if (slot.owner()) return {call(Op::poll), call(Op::post)};
+        return {call(Op::post), call(Op::barrier), call(Op::quit, 0, true)};
+    }
+  }
+  static unsigned value_of(const Call& c) {
+    return c.op == Op::post || c.op == Op::post_at_front ? c.tag + 1u : 0u;
+  }
+  // (A thread has kTags tags: past them value_of does not give v back, and verify refuses.)
+  static Call with_value(Call c, std::uint32_t v) {
+    c.tag = static_cast<std::uint8_t>(std::min<unsigned>(v, deli_spec::kTags) - 1);
+    return c;
+  }
+
   // A long history's calls: every message due at once (when <= 0, the clock stays
   // at 0), so the Looper's polls keep the queue short; the other threads post at
   // a rate that, summed over them, stays below the Looper's poll rate (one Looper

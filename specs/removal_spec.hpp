@@ -435,6 +435,34 @@ struct RemovalModel {
                                          {1, rc::gen::just(Call{Op::reclaim, me})}});
   }
 
+  // lfcheck verify's alphabet (specs/spec.hpp): the other threads post (tag 2: a message
+  // no remove() names, so it is freed when it comes back; what 0, due at once),
+  // remove() the prefix's message s.0, and remove_messages and has_messages by what 0;
+  // the owner, the Looper, polls at time 1 and reclaims; a prefix posts s.0 (what 0,
+  // due at once: the one remove() names, kept alive) or s.2 (what 1, due at 1); a suffix
+  // polls. Left out: the other predicates (what and target, callback), later whens,
+  // removes of a thread's own messages, the owner's posts and traversals. No values:
+  // remove() names a message by its tag, and only tags 0 and 1 can be named.
+  static std::vector<Call> alphabet(spec::Slot slot) {
+    const std::uint8_t me = slot.concurrent() ? static_cast<std::uint8_t>(slot.thread) : kSetupLabel;
+    auto post = [me](std::uint8_t tag, std::uint8_t what, std::int64_t when) {
+      Call c{Op::post, me, tag};
+      c.what = what;
+      c.when = when;
+      return c;
+    };
+    Call poll{Op::poll, me};
+    poll.when = 1;
+    switch (slot.where) {
+      case spec::Where::prefix: return {post(0, 0, 0), post(2, 1, 1)};
+      case spec::Where::suffix: return {poll};
+      default:
+        if (slot.owner()) return {poll, Call{Op::reclaim, me}};
+        return {post(2, 0, 0), Call{Op::remove, me, 0, kSetupLabel}, Call{Op::remove_messages, me},
+                Call{Op::has_messages, me}};
+    }
+  }
+
   // A long history's calls (HistorySpec): every message due at once (when 0 or
   // INT64_MIN, polls at time 0), so the Looper's polls and the removals keep the
   // queue short; the other threads post at 0.6/others of their calls, so the one

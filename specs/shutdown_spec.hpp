@@ -57,6 +57,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "specs/spec.hpp"
 #include "structures/shutdown/native_resource.hpp"
@@ -216,6 +217,23 @@ struct ShutdownSpecOf {
       return rc::gen::weightedOneOf<Call>({{4, call(Op::acquire)}, {3, call(Op::release)}, {1, call(Op::dead)}});
     return rc::gen::weightedOneOf<Call>(
         {{4000, call(Op::acquire)}, {3000, call(Op::release)}, {1000, call(Op::dead)}, {1, call(Op::request_teardown)}});
+  }
+
+  // lfcheck verify's alphabet (specs/spec.hpp): the other threads acquire and release
+  // (and end with the closing release); the owner also tears down and finishes; a prefix
+  // acquires for the owner or requests the teardown, a suffix reads dead() or finishes.
+  // Left out: dead() in the threads (a read of the word every acquire also reads).
+  static std::vector<Call> alphabet(spec::Slot slot) {
+    const auto h = static_cast<std::uint8_t>(slot.owner() ? 0 : slot.thread);
+    const bool concurrent = slot.concurrent();
+    if (slot.where == spec::Where::prefix) return {{Op::acquire, 0, false}, {Op::request_teardown, 0, false}};
+    if (slot.where == spec::Where::suffix) return {{Op::dead, 0, false}, {Op::finish_shutdown, 0, false}};
+    std::vector<Call> a{{Op::acquire, h, concurrent}, {Op::release, h, concurrent}};
+    if (slot.owner()) {
+      a.push_back({Op::request_teardown, 0, concurrent});
+      a.push_back({Op::finish_shutdown, 0, concurrent});
+    }
+    return a;
   }
 
   // Every parallel thread gives its reference back before it ends (see the top).

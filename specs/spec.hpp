@@ -45,6 +45,25 @@
 //       reference you hold", so that an owner waiting for the last reference never
 //       waits for a thread that has finished (specs/shutdown_spec.hpp)
 //
+//   static std::vector<Call> alphabet(Slot);
+//       lfcheck verify's finite call alphabet: every call a scenario may hold in the
+//       slot (prefix, suffix, or thread t of n: Slot::owner() as for gen_call). verify
+//       enumerates every scenario over it up to a bound (harness/lin/enumeration.hpp);
+//       a spec without it is refused there, never sampled. Build each thread's letters
+//       in one order: the k-th letters of two non-owner threads (and of threads with the
+//       same letters) are taken to be the same call on each thread, so such threads are
+//       interchangeable (a scenario and its thread permutations run once).
+//   static constexpr bool interchangeable_threads = false;
+//       for a spec whose threads differ beyond what their alphabets say
+//   static unsigned value_of(const Call&);  // 0: the call carries no value
+//   static Call with_value(Call, std::uint32_t v);  // the same call carrying v
+//       data independence: the structure and its model never look at these values (a
+//       stack's, a queue's elements). verify then gives every value-carrying call a
+//       value of its own, 1, 2, ... in order of appearance, instead of each value of
+//       the alphabet (a scenario that repeats a value is the image of that one under a
+//       renaming, and passes if it does). with_value is also a collection spec's
+//       (lin/collection.hpp), with the same meaning.
+//
 //   static void setup();                       once per process, before anything else
 //   static void thread_begin(unsigned t);      on every thread the harness starts, before
 //   static void thread_end(unsigned t);        its first call / after its last one
@@ -61,6 +80,7 @@
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace lfcheck::spec {
 

@@ -456,6 +456,27 @@ struct TimersSpecOf {
     return rc::gen::weightedOneOf<Call>({{6, add}, {4, stop}, {4, reset}, {2, modify}, {5, run}, {1, shutdown}});
   }
 
+  // lfcheck verify's alphabet (specs/spec.hpp), on timer t0 (and t1 in a prefix): the
+  // other threads add t0 through worker 0 at 1, stop it, reset it to 2 and modify it
+  // through worker 1 to 1; the owner runs the workers at time 2 and shuts worker 1 down;
+  // a prefix arms t0 on worker 0 or 1, or t1 on worker 1; a suffix runs at the end of
+  // time (every pending fire shows). One-shot arms only, as gen_call's in scenarios
+  // (step() needs them). Left out: the owner's own stops and resets, periods, whens
+  // before the clock or at the extremes (the props and generated scenarios have them).
+  static std::vector<Call> alphabet(spec::Slot slot) {
+    const bool owner = slot.owner(), concurrent = slot.concurrent();
+    auto make = [owner, concurrent](Op op, std::uint8_t t, std::uint8_t w, std::int64_t when) {
+      return Call{op, t, w, owner, concurrent, when, 0};
+    };
+    switch (slot.where) {
+      case spec::Where::prefix: return {make(Op::add, 0, 0, 1), make(Op::add, 0, 1, 1), make(Op::add, 1, 1, 1)};
+      case spec::Where::suffix: return {make(Op::run, 0, 0, kMax)};
+      default:
+        if (owner) return {make(Op::run, 0, 0, 2), make(Op::shutdown_worker, 0, 1, 0)};
+        return {make(Op::add, 0, 0, 1), make(Op::stop, 0, 0, 0), make(Op::reset, 0, 0, 2), make(Op::modify, 0, 1, 1)};
+    }
+  }
+
   // ---- the structure ---------------------------------------------------------------
   template <class Sync, Fault F>
   struct Subject {

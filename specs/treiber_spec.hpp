@@ -139,6 +139,23 @@ struct TreiberSpecOf {
         {{4, push}, {3, pop}, {1, take_all}, {1, rc::gen::just(Call{Op::for_each})}});
   }
 
+  // lfcheck verify's alphabet (specs/spec.hpp): in the threads every call gen_call makes
+  // there, pushes of the values 1..3 (verify gives each push a value of its own:
+  // value_of below, so the three count only before that reduction); a prefix pushes (it
+  // sets up a stack), a suffix reads it (for_each) or empties it.
+  static std::vector<Call> alphabet(spec::Slot slot) {
+    if (slot.where == spec::Where::prefix) return {{Op::push, 1}, {Op::push, 2}, {Op::push, 3}};
+    if (slot.where == spec::Where::suffix) return {{Op::for_each, 0}, {Op::take_all, 0}};
+    return {{Op::push, 1}, {Op::push, 2}, {Op::push, 3}, {Op::pop, 0}, {Op::take_all, 0}};
+  }
+  // Data independence: neither the stack nor its model looks at a value (verify then
+  // gives every push a value of its own, in order of appearance).
+  static unsigned value_of(const Call& c) { return c.op == Op::push ? static_cast<unsigned>(c.value) : 0; }
+  static Call with_value(Call c, std::uint32_t v) {
+    c.value = static_cast<std::int32_t>(v);
+    return c;
+  }
+
   template <class Sync, Fault F>
   struct Subject {
     TreiberStack<std::int32_t, Sync, F> stack{kCapacity};

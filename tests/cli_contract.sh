@@ -20,7 +20,7 @@ expect() {  # expect STATUS DESCRIPTION -- command...
 expect 0 "lfcheck --help" -- "$lfcheck" --help
 expect 2 "no command" -- "$lfcheck"
 expect 2 "unknown command" -- "$lfcheck" frobnicate
-for c in run test model stress props faults mutants replay bench merge lin dpor-fuzz; do
+for c in run test model stress props faults mutants replay bench merge lin verify dpor-fuzz; do
   expect 0 "$c --help" -- "$lfcheck" $c --help
 done
 expect 2 "model: unknown structure" -- "$lfcheck" model nosuch
@@ -56,6 +56,9 @@ expect_says "from 0 to 1" "stress: shard index past the total" -- "$lfcheck" str
 expect_says "GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS (total)" "stress: empty GTEST_TOTAL_SHARDS" -- \
   env GTEST_SHARD_INDEX=0 GTEST_TOTAL_SHARDS= "$lfcheck" stress treiber --sanitizer none
 expect_says "from 1 to" "lin: shard of 0" -- "$lfcheck" lin treiber --layer model --shard 1/0
+expect 2 "verify: unknown structure" -- "$lfcheck" verify nosuch
+expect 2 "verify: threads 4" -- "$lfcheck" verify treiber --threads 4
+expect 2 "verify: bad budget" -- "$lfcheck" verify treiber --max-seconds -1
 expect 2 "props: unknown structure" -- "$lfcheck" props nosuch
 expect 2 "props: unknown fault" -- "$lfcheck" props treiber --fault nosuch
 # Names and faults are exact, never patterns.

@@ -17,6 +17,15 @@
 #   stale   a run that ends before writing its report leaves none (not an earlier one)
 #   spec    ./lfcheck run NAME --seed S on a spec-only structure runs its lin model once
 #           (the model step is it; the lin step runs the stress layer): exit 0, no overlap
+#   fields  ./lfcheck lin's report holds the stress layer's records whole: every field the
+#           runner wrote (a relaxed spec's worst_out_of_order and out_of_order_bound,
+#           lin.history's histories and calls_checked, a HANG's thread_positions, a TSan
+#           report's uninstrumented), its work named by its unit (lin.history's calls as
+#           "calls", never "executions"); and its JUnit names the runs apart
+#   verify  run's verify step (./lfcheck verify --ladder) on a structure whose spec
+#           declares an alphabet: its record joins the report; a failing or dying verify
+#           step is exit 1 or 2 like any step; without an alphabet the step is left out;
+#           a listing of the alphabets that fails is an error run (exit 2), not "no alphabet"
 set -u
 lfcheck=$1
 source "$(dirname "$0")/truth_lib.sh"
@@ -76,10 +85,52 @@ case_ run-model-signal 2 "model:correct=signal" "lin-model:pass lin-stress:pass 
 case_ run-model-fail 1 "model:correct=fail,stress:correct=exit2" "lin-model:pass lin-stress:error model:fail" -- \
   run fake --jobs 1
 
+# --- run's verify step ---------------------------------------------------------------
+FAKE_ALPHABETS=fake case_ run-verify 0 "" "lin-model:pass lin-stress:pass model:pass verify:pass" -- run fake --jobs 1 &&
+  grep -q '^verify fake --ladder --max-seconds 120 .*--jobs 1' "$dir/run-verify.log" &&
+  ok "run: the verify step is the ladder, 120 s per structure, with run's --jobs"
+FAKE_ALPHABETS=fake case_ run-verify-fail 1 "verify:correct=fail" "lin-model:pass lin-stress:pass model:pass verify:fail" -- \
+  run fake --jobs 1
+FAKE_ALPHABETS=fake case_ run-verify-signal 2 "verify:correct=signal" "lin-model:pass lin-stress:pass model:pass verify:error" -- \
+  run fake --jobs 1
+# A listing of the alphabets that fails is an error run, never "declares no alphabet".
+FAKE_ALPHABETS=fake FAKE_ALPHABETS_STATUS=2 case_ run-verify-nolist 2 "" "lin-model:pass lin-stress:pass model:pass verify:error" -- \
+  run fake --jobs 1
+FAKE_ALPHABETS=fake case_ run-verify-off 0 "" "lin-model:pass lin-stress:pass model:pass" -- run fake --jobs 1 --verify-seconds 0
+
 # --- run on a spec-only structure: its lin model once --------------------------------
 if case_ run-speconly 0 "" "lin-model:pass lin-stress:pass" -- run speconly --seed 5 --jobs 1; then
   n=$(grep -c '^lin ' "$dir/run-speconly.log")
   [ "$n" -eq 1 ] && ok "run speconly --seed 5: the lin model ran once" || fail "run speconly: the lin model ran $n times"
+fi
+
+# --- fields: the stress layer's records whole in ./lfcheck lin's report ---------------
+stress_records='[{"structure":"fake","workload":"lin.scenarios","threads":3,"seed":7,"ops":4000,"unit":"executions","seconds":1.5,"verdict":"pass","sanitizer":"thread","scenarios":4,"worst_out_of_order":1,"out_of_order_bound":2},
+{"structure":"fake","workload":"lin.history","threads":4,"seed":7,"ops":20000,"seconds":2.5,"verdict":"fail","sanitizer":"thread","failure":"DATA RACE through code built without TSan (libx.so.1): TSan cannot see that code synchronize, so this may not be a race","replay":"./lfcheck stress fake --seed 7","histories":1,"calls_checked":10000,"uninstrumented":["libx.so.1"],"most_queued":12},
+{"structure":"fake","workload":"lin.history","threads":4,"seed":8,"ops":9000,"seconds":70.0,"verdict":"fail","sanitizer":"address","failure":"HANG (no round completed for 60 s)","replay":"./lfcheck stress fake --seed 8","histories":0,"calls_checked":0,"thread_positions":[{"thread":0,"finished":9,"running":{"op":"push(3)","since_ms":1.5},"stack":null}]}]'
+if FAKE_RECORDS_STRESS=$stress_records case_ lin-fields 1 "" "lin-model:pass lin-stress:fail lin-stress:fail lin-stress:pass" -- \
+     lin fake --jobs 1 --scenarios 3; then
+  got=$(/usr/bin/python3 - "$dir/lin-fields.json" "$stress_records" "$dir/lin-fields.xml" <<'EOF'
+import collections, json, sys, xml.etree.ElementTree as ET
+runs = [r for r in json.load(open(sys.argv[1]))["runs"] if r.get("layer") == "stress"]
+problems = []
+for r, w in zip(runs, json.loads(sys.argv[2])):
+    unit = "calls" if w["workload"] == "lin.history" else "executions"
+    want = dict({k: v for k, v in w.items() if k not in ("ops", "unit")}, layer="stress", **{unit: w["ops"]})
+    if r != want:
+        problems.append(f"{w['workload']}: {sorted(set(want) - set(r))} missing, "
+                        f"{sorted(k for k in r if want.get(k) != r[k])} changed")
+if len(runs) != 3:
+    problems.append(f"{len(runs)} stress runs")
+cases = list(ET.parse(sys.argv[3]).iter("testcase"))
+twice = [k for k, n in collections.Counter((c.get("classname"), c.get("name")) for c in cases).items() if n > 1]
+if twice:
+    problems.append(f"JUnit testcases named twice: {twice}")
+print("; ".join(problems) or "same")
+EOF
+)
+  [ "$got" = same ] && ok "fields: ./lfcheck lin keeps the stress layer's records whole, lin.history's work as calls" ||
+    fail "fields: $got"
 fi
 
 # --- interrupted: SIGTERM to the driver's pid alone, as a CI's time-out sends it ------
@@ -121,7 +172,7 @@ interrupt_case int-lin-j1 "lin:correct=interruptible" "lin-model:error lin-stres
   lin fake --jobs 1 --scenarios 3
 interrupt_case int-lin-j2 "lin:correct=interruptible,stress:correct=interruptible" "lin-model:error lin-stress:error" \
   '^stress ' '^none' -- lin fake --jobs 2 --scenarios 3
-interrupt_case int-run "model:correct=interruptible" "lin:error(not run) model:error" '^model ' '^lin \|^stress ' -- \
+interrupt_case int-run "model:correct=interruptible" "lin:error(not run) model:error verify:error(not run)" '^model ' '^lin \|^stress \|^verify ' -- \
   run fake --jobs 1
 
 # --- an earlier run's report never stands beside a later run's exit status ------------

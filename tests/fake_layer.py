@@ -27,9 +27,13 @@ for the correct code. Outcomes:
             (exit 0 with a pass if no signal came)
 Every failing outcome but bare1 also prints the lines the faults test used to read as
 evidence (a structures/ line, a replay line, a shrunk scenario), whether the failure
-is a rejection or not. Unlisted (layer, fault): pass. The fault list
+is a rejection or not. Unlisted (layer, fault): pass. A lin stand-in run as `verify ...`
+(lfcheck verify) is LAYER verify: `--alphabets` prints the structures of FAKE_ALPHABETS
+(comma-separated; it exits FAKE_ALPHABETS_STATUS, if set, printing nothing), other runs write a ladder's record (verified up to 2x1 (+1) on a pass). The fault list
 (--list-faults-json, --list-faults) is fake.a and fake.b of mechanism "fake" (the
-layers that must catch them: FAKE_CAUGHT_BY if set). --list (lin): the structure
+layers that must catch them: FAKE_CAUGHT_BY if set). FAKE_RECORDS_LAYER (if set, LAYER
+in capitals): the JSON list of records a run of LAYER writes as its report instead (its
+exit status: the one they stand for). --list (lin): the structure
 "fake". FAKE_LOG (if set): each run appends "LAYER ARGS" to it. A run that inherited
 GoogleTest's shard variables (GTEST_TOTAL_SHARDS: the matrix's own shard, which would
 shard a real layer's runs) is a set-up error, exit 2."""
@@ -56,6 +60,10 @@ FAILURES = {
 def record(layer, structure, verdict, failure, seed):
     if layer == "lin":
         r = {"structure": structure, "layer": "model", "scenarios": 3, "executions": 42}
+    elif layer == "verify":
+        r = {"structure": structure, "check": "verify", "mode": "ladder", "scenarios": 3, "executions": 42}
+        if verdict == "pass":
+            r.update(verified_bounds=["2×1 (+1)"], verified_up_to="2×1 (+1)")
     elif layer == "stress":
         r = {"structure": structure, "workload": f"lin.{structure}", "threads": 4, "ops": 42}
     else:
@@ -68,6 +76,8 @@ def record(layer, structure, verdict, failure, seed):
 
 def main():
     layer, args = sys.argv[1], sys.argv[2:]
+    if layer == "lin" and args[:1] == ["verify"]:
+        layer, args = "verify", args[1:]
     if os.environ.get("FAKE_LOG"):
         with open(os.environ["FAKE_LOG"], "a") as log:
             log.write(" ".join([layer] + args) + "\n")
@@ -84,6 +94,15 @@ def main():
     if "--list" in args:
         print("fake")
         return 0
+    if layer == "verify" and "--alphabets" in args:
+        if os.environ.get("FAKE_ALPHABETS_STATUS", "0") != "0":  # the listing itself fails
+            print("fake: cannot list the alphabets", file=sys.stderr)
+            return int(os.environ["FAKE_ALPHABETS_STATUS"])
+        named = args[0] if args and not args[0].startswith("-") else None
+        for s in filter(None, os.environ.get("FAKE_ALPHABETS", "").split(",")):
+            if named in (None, s):
+                print(s)
+        return 0
     if "GTEST_TOTAL_SHARDS" in os.environ:
         print("fake: GTEST_TOTAL_SHARDS inherited from the matrix's shard")
         return 2
@@ -98,6 +117,14 @@ def main():
     seed = int(args[args.index("--seed") + 1]) if "--seed" in args else 0
 
     junit_path = args[args.index("--junit") + 1] if "--junit" in args else None
+
+    if os.environ.get("FAKE_RECORDS_" + layer.upper()):
+        runs = json.loads(os.environ["FAKE_RECORDS_" + layer.upper()])
+        if json_path:
+            with open(json_path, "w") as f:
+                json.dump({"runs": runs}, f)
+        verdicts = [r.get("verdict") for r in runs]
+        return 1 if "fail" in verdicts else 2 if "error" in verdicts else 0
 
     def report(verdict, failure=""):
         if json_path:

@@ -4,6 +4,11 @@
 # iterations run first, never which iterations run or what they find.
 #   same work     a sliced random run (2,500 iterations: slices of 1,000, 1,000,
 #                 500) reports one run of 2,500 iterations, as the unsliced run
+#   same counts   a sliced PCT run (10,000 iterations in 10 slices, each calibrated on its
+#                 own) counts what the unsliced run counts: its executions longer than k
+#                 (every slice's, not slice 0's alone: issue 46, item 6), the same k, and
+#                 its 8 calibration executions per slice said in calibration_executions,
+#                 so that iterations - calibration_executions is the same 10,000
 #   same failure  a fault's failing iteration, on its own scenario, is the same
 #                 sliced (--first-failure) as unsliced
 #   round robin   treiber.take_all_drops_last (pop_vs_drain_aba, the fourth
@@ -26,6 +31,20 @@ if run sliced 0 -- "$model" "${one[@]}" --first-failure && run whole 0 -- "$mode
     ok "same work: 3 slices reported as one run of 2500 iterations, as unsliced"
   else
     fail "same work: sliced $(nruns "$dir/sliced.json") run(s), $(field "$dir/sliced.json" 0 iterations) iterations in $(field "$dir/sliced.json" 0 slices) slices; unsliced $(field "$dir/whole.json" 0 iterations)"
+  fi
+fi
+
+# --- same counts: PCT sliced and unsliced ---------------------------------------------------
+pct=(treiber --scenario push_vs_pop --scheduler pct --depth 3 --iterations 10000 --jobs 1)
+if run pct-sliced 0 -- "$model" "${pct[@]}" --first-failure && run pct-whole 0 -- "$model" "${pct[@]}"; then
+  counts() { /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs'][0]; print(*(r.get(k) for k in ('iterations', 'calibration_executions', 'longer_than_pct_steps', 'pct_steps', 'slices')))" "$1"; }
+  read -r si sc sl sk ss <<<"$(counts "$dir/pct-sliced.json")"
+  read -r wi wc wl wk _ <<<"$(counts "$dir/pct-whole.json")"
+  if [ "$ss" = 10 ] && [ "$sc" = $((8 * ss)) ] && [ "$wc" = 8 ] && [ $((si - sc)) = 10000 ] && [ $((wi - wc)) = 10000 ] &&
+     [ "$sl" = "$wl" ] && [ "$sk" = "$wk" ]; then
+    ok "same counts: PCT sliced as unsliced: 10000 iterations past calibration ($sc and $wc calibration executions), $sl longer than k=$sk"
+  else
+    fail "same counts: sliced iterations $si, calibration $sc, longer $sl, k $sk, slices $ss; unsliced $wi, $wc, $wl, k $wk"
   fi
 fi
 

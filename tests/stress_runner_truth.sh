@@ -14,6 +14,7 @@
 #   heartbeats  a nested lin.scenarios run beats per execution: no false HANG
 #   positions   a HANG report shows each thread's last finished and running operation
 #   bounded     a quiescent check within its own bound is no HANG; one past it is
+#               LINEARIZABILITY UNKNOWN, not a HANG either (issue 47)
 #   hooks       a spec's thread_begin/thread_end run on every thread lin starts
 #   relaxed     a k-out-of-order FIFO passes its relaxed spec, fails the strict one, and a
 #               fault beyond k fails the relaxed one; the same for a k-out-of-order LIFO
@@ -23,6 +24,10 @@
 #   crashes     four threads that crash at once leave one whole verdict (JSON, JUnit)
 #   pacing      DeliQueue's and removal's lin.history keep their queue short (at most 64 queued), so
 #               their 10,000-call histories are checked, not judged unknown
+#   monitored   a spec that declares its collection type and with_value has lin.history's
+#               100,000-call histories checked by the monitor (histories_monitored, no
+#               search), and an "empty" while values are held fails with the monitor's
+#               witness (issue 47)
 #   litmus      a failing litmus workload (a model scenario on real threads) records
 #               the scenario's threads, the executions it ran and its unit, also when
 #               the process dies in it, and shows each thread's last executions (issue 27)
@@ -127,19 +132,22 @@ print('ok' if ok else json.dumps(r['thread_positions']))" "$dir/hang-positions.j
     fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.err")"
 fi
 
-# --- bounded work without heartbeats: no HANG within its bound, a HANG past it ----------
+# --- bounded work without heartbeats: no HANG within its bound, nor past it ------------
 # A linearizability check of a long history beats no heartbeat; it ends by its own
 # budget (60 s for lin.history, 5 s per lin.scenarios execution), so the watchdog
 # must not call it a HANG before then — before StressRun::BoundedWork, a 2 s check
-# under --hang-seconds 1 was one. Work that overruns its bound still is.
+# under --hang-seconds 1 was one. A check that overruns its bound is the checker's
+# silence, not the code's: LINEARIZABILITY UNKNOWN (exit 1, no pass), not a HANG
+# (issue 47; it was "HANG (no round completed for 1 s)" before).
 if run slow-check 0 -- "$probes" probe_slow_check --workload slow_bounded_check --threads 2 --ops 64 \
   --hang-seconds 1 --seed 1; then
   ok "a 2 s quiescent check within its 4 s bound, --hang-seconds 1: passes, no HANG"
 fi
 if run overrun-check 1 -- "$probes" probe_slow_check --workload overrun_bounded_check --threads 2 --ops 64 \
   --hang-seconds 1 --seed 1; then
-  grep -q '"failure":"HANG (no round completed for 1 s)' "$dir/overrun-check.json" &&
-    ok "a quiescent check past its 1 s bound: HANG, exit 1" ||
+  grep -q '"verdict":"fail","sanitizer":"[a-z]*","failure":"LINEARIZABILITY UNKNOWN: a check ran past its budget and 1 s more' \
+    "$dir/overrun-check.json" && ! grep -q HANG "$dir/overrun-check.json" &&
+    ok "a quiescent check past its 1 s bound: LINEARIZABILITY UNKNOWN (not a pass, not a HANG), exit 1" ||
     fail "overrun check: $(cat "$dir/overrun-check.json")"
 fi
 
@@ -221,6 +229,28 @@ print('ok' if ok else 'histories %s, calls_checked %s, most_queued %s' % (r.get(
       fail "$s lin.history: $verdict (want >= 10 histories, 100,000 calls, 0 < most_queued <= 64)"
   fi
 done
+
+# --- collection specs: lin.history through the monitor (issue 47) ---------------------
+# probe_rare_stack declares `collection = stack` and with_value: its lin.history histories
+# are 100,000 calls (the --ops budget 400,000: 4 of them), every pushed value distinct,
+# and the stack monitor decides each (histories_searched 0). Its _gives_up twin's pop says
+# "empty" every 256th time it finds values: the monitor must fail it and show the witness.
+if run monitored 0 -- "$probes" probe_rare_stack --workload lin.history --threads 4 --ops 400000 --seed 1; then
+  verdict=$(/usr/bin/python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ok = (r['verdict'] == 'pass' and r['histories'] == 4 and r['calls_checked'] == 400000 and
+      r['histories_monitored'] == 4 and r['histories_searched'] == 0 and 'check_ms' in r)
+print('ok' if ok else json.dumps(r))" "$dir/monitored.json")
+  [ "$verdict" = ok ] && ok "a collection spec's lin.history: 4 histories of 100,000 calls, each decided by the stack monitor" ||
+    fail "monitored lin.history: $verdict"
+fi
+if run monitored-bug 1 -- "$probes" probe_rare_stack_gives_up --workload lin.history --threads 4 --ops 400000 --seed 1; then
+  grep -q '"failure":"NOT LINEARIZABLE: ' "$dir/monitored-bug.json" && grep -q '"histories_monitored":1' "$dir/monitored-bug.json" &&
+    grep -q 'stack monitor: pop(): empty .* found the stack empty, but throughout it the stack certainly held' "$dir/monitored-bug.out" &&
+    ok "an 'empty' pop while values are held: NOT LINEARIZABLE, with the stack monitor's witness" ||
+    fail "monitored bug: $(cat "$dir/monitored-bug.json") $(head -c 600 "$dir/monitored-bug.out")"
+fi
 
 # --- litmus failures: the scenario's threads, the work done, the last executions --------
 # Before: "threads":4 (the --threads default) for a 2-thread scenario, "ops":0 when the

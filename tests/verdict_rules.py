@@ -6,12 +6,16 @@ JUnit file of the same run, EXIT_STATUS what the run exited with.
   1. The exit status is what the verdicts say: 1 if any run is "fail", else 2 if
      any is "error", else 0 — and a report with no run at all never exits 0.
   2. No run passes with zero work: a "pass" has iterations (model), ops
-     (stress), executions (lin) or layer_runs (a kill-matrix row of a nightly) > 0.
+     (stress), executions (lin), calls (lin.history in ./lfcheck lin's report) or
+     layer_runs (a kill-matrix row of a nightly) > 0.
   3. "exhaustive" only for a search (bound, full, dpor, or the plan's bound+full
      fallback) that passed and started at its root (not a replay: no "replay_of");
      an exhaustive dpor run names the bounds that remain ("bounds").
   4. The JUnit file says the same: one testcase per run, failures + errors = the
      runs that are not "pass".
+  5. A verify run (lfcheck verify: "check": "verify") says "verified_up_to" only on a
+     pass, and passes a bound only if every one of its scenarios ended ("ended" equal
+     to "scenarios"); a ladder's pass names the bounds it verified.
 Exit 0 if every rule holds, 1 with each broken rule otherwise."""
 import json
 import re
@@ -40,8 +44,9 @@ def main():
         problems.append(f"exit status {status}, but the verdicts {sorted(set(verdicts))} say {want}")
     for i, r in enumerate(runs):
         name = "/".join(str(r.get(k, "")) for k in ("structure", "scenario", "workload", "scheduler") if k in r)
-        # (a kill-matrix row of ./lfcheck nightly: the layer runs it took)
-        work = r.get("iterations", r.get("ops", r.get("executions", r.get("layer_runs"))))
+        # (a kill-matrix row of ./lfcheck nightly: the layer runs it took; lin.history in
+        # ./lfcheck lin's report: its calls)
+        work = r.get("iterations", r.get("ops", r.get("executions", r.get("layer_runs", r.get("calls")))))
         if r.get("verdict") == "pass" and not (isinstance(work, int) and work > 0):
             problems.append(f"{name}: pass with {work!r} iterations/ops")
         if r.get("exhaustive"):
@@ -53,6 +58,13 @@ def main():
                 problems.append(f"{name}: exhaustive but {r.get('verdict')}")
             if "replay_of" in r:
                 problems.append(f"{name}: exhaustive for a search resumed from {r['replay_of']}")
+        if r.get("check") == "verify":
+            if r.get("verified_up_to") and r.get("verdict") != "pass":
+                problems.append(f"{name}: verified_up_to {r['verified_up_to']!r} on a {r.get('verdict')} run")
+            if r.get("verdict") == "pass" and r.get("mode") == "ladder" and not r.get("verified_bounds"):
+                problems.append(f"{name}: a ladder that passed without a verified bound")
+            if r.get("verdict") == "pass" and r.get("mode") != "ladder" and r.get("ended") != r.get("scenarios"):
+                problems.append(f"{name}: a verify pass with {r.get('ended')} of {r.get('scenarios')} scenarios ended")
     if len(sys.argv) == 4:
         try:
             xml = open(sys.argv[3]).read()

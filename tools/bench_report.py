@@ -30,15 +30,20 @@ cachegrind's branch simulation: deterministic counts of conditional branches and
 mispredictions, written under "cachegrind" and compared as mispredictions.
 A multi-threaded benchmark (params "threads:T") also keeps, per side, CPU time /
 real time (candidate_cpu_per_real, baseline_cpu_per_real): about how many of its
-threads were on a core at once. On an idle machine a side whose threads never sleep
+threads were on a core at once — its own "cpu_per_real" counter where it runs its own
+threads (Google Benchmark's cpu_time is its main thread's), and nothing (no "loaded"
+flag) for a benchmark that times itself without one. On an idle machine a side whose threads never sleep
 reaches min(T, cores) (a side that blocks on a lock may stay below it). When neither
 side reached 3/4 of min(T, cores), the machine was shared with other work, the
 threads took turns, and the ratio is marked "loaded" (params "loaded": true): it
 does not measure the designs' scaling.
 A benchmark that stops with an error (a search that runs out of its budget) has no
 time to compare: it is listed under "unfinished" with its message.
-Writes {"cores":N,"comparisons":[{"name","ratio","params"}],"unfinished":[...]} and,
-with --plot, an SVG bar chart.
+A benchmark with no baseline in its comparison (lin_monitor/<type>/ops:1000000: nothing
+else decides such a history) is listed under "figures" with its own time per iteration and
+counters.
+Writes {"cores":N,"comparisons":[{"name","ratio","params"}],"unfinished":[...],
+"figures":[...]} and, with --plot, an SVG bar chart.
 """
 import argparse
 import json
@@ -51,7 +56,7 @@ import tempfile
 from one_line_argparse import OneLineParser
 import drain_profile
 
-BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation")
+BASELINES = ("direct", "locked", "branchy", "heap2", "global", "plain", "permutation", "search")
 # (statistic, counter, what it is): compared as baseline / candidate, less is better.
 STATISTICS = (("p50", "p50_ns", "latency"), ("p99", "p99_ns", "latency"), ("p999", "p999_ns", "latency"),
               ("post_p99", "post_p99_ns", "post latency"), ("blocked_share", "blocked_share", "share of time blocked"))
@@ -73,7 +78,7 @@ def run_benchmarks(binary, smoke, repetitions):
                 "--benchmark_enable_random_interleaving=true"]
     if smoke:  # every benchmark function, but not its largest sizes (they take seconds per pass)
         cmd.append("--benchmark_filter=-(pending:100000|backlog:100000|timers:1000000|"
-                   "permutation/history/.*ops:10000|held:16)")
+                   "permutation/history/.*ops:10000|held:16|ops:1000000|search/.*ops:10000)")
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stdout)
@@ -83,9 +88,22 @@ def run_benchmarks(binary, smoke, repetitions):
     return doc
 
 
-def comparisons_from(doc):
-    # With repetitions, each benchmark's median (of time and of every counter) is
-    # compared, and the coefficient of variation of its time is kept in params.
+def cpu_per_real(b):
+    """How many of a benchmark's threads were on a core at once: its own "cpu_per_real"
+    counter if it has one (a benchmark that runs its own threads sums their CPU
+    clocks); else, unless it times itself (manual time: Google Benchmark's cpu_time is
+    then its main thread's, which only waits, and says nothing of its threads), Google
+    Benchmark's cpu_time / real_time; else None (not known: no "loaded" flag)."""
+    if "cpu_per_real" in b:
+        return round(b["cpu_per_real"], 2)
+    if "manual_time" in str(b.get("run_name", b.get("name", ""))).split("/") or not b.get("real_time"):
+        return None
+    return round(b["cpu_time"] / b["real_time"], 2)
+
+
+def measured(doc):
+    """{(comparison, params): {variant: benchmark}}: each benchmark's median with
+    repetitions (the coefficient of variation of its time kept as "cv"), else its one run."""
     cvs = {}
     for b in doc["benchmarks"]:
         if b.get("aggregate_name") == "cv":
@@ -106,6 +124,28 @@ def comparisons_from(doc):
             continue
         name, variant, params = parts[0], parts[1], "/".join(parts[2:])
         by_key.setdefault((name, params), {})[variant] = b
+    return by_key
+
+
+def figures_from(doc):
+    """Benchmarks with no baseline to compare with (lin_monitor/<type>/ops:1000000): their
+    own time per iteration and counters."""
+    out = []
+    for (name, params), variants in sorted(measured(doc).items()):
+        if any(v in variants for v in BASELINES):
+            continue
+        for variant, b in sorted(variants.items()):
+            counters = {k: round(v, 1) for k, v in b.items() if k.endswith(("_per_second", "_ns"))}
+            out.append({"name": name, "variant": variant, "args": params, "time": round(b["real_time"], 1),
+                        "unit": b.get("time_unit", "ns") + " per iteration", "counters": counters,
+                        "repetitions": b["repetitions"]})
+    return out
+
+
+def comparisons_from(doc):
+    # With repetitions, each benchmark's median (of time and of every counter) is
+    # compared, and the coefficient of variation of its time is kept in params.
+    by_key = measured(doc)
     out = []
     for (name, params), variants in sorted(by_key.items()):
         base = next((v for v in BASELINES if v in variants), None)
@@ -129,10 +169,9 @@ def comparisons_from(doc):
             oversubscribed = total_threads is not None and total_threads > (os.cpu_count() or 1)
             if total_threads is not None:
                 entry["params"].update(threads=total_threads, oversubscribed=oversubscribed)
-            if threads is not None and b.get("real_time") and bb.get("real_time"):
+            cand_par, base_par = cpu_per_real(b), cpu_per_real(bb)
+            if threads is not None and cand_par is not None and base_par is not None:
                 possible = min(threads, os.cpu_count() or 1)
-                cand_par = round(b["cpu_time"] / b["real_time"], 2)
-                base_par = round(bb["cpu_time"] / bb["real_time"], 2)
                 entry["params"].update(candidate_cpu_per_real=cand_par, baseline_cpu_per_real=base_par,
                                        cpu_per_real_idle=possible,
                                        loaded=max(cand_par, base_par) < 0.75 * possible)
@@ -284,11 +323,12 @@ def main():
         ap.error(f"--repetitions must be at least 1, not {a.repetitions}")
     if a.check_args:
         return 0
-    comparisons, unfinished = [], []
+    comparisons, unfinished, figures = [], [], []
     for binary in a.bench:
         doc = run_benchmarks(binary, a.smoke, a.repetitions)
         comparisons += comparisons_from(doc)
         unfinished += unfinished_from(doc)
+        figures += figures_from(doc)
     if a.tsan_stress and a.plain_stress:
         ops = 20000 if a.smoke else 2000000
         plain = stress_ops_per_second(a.plain_stress, ops)
@@ -341,6 +381,9 @@ def main():
             if "statistic" not in p and p.get(f"candidate_{counter}") == 0 and f"baseline_{counter}" in p:
                 print(f'  {c["name"]:<36} {p["candidate"]:>10} vs {p["baseline"]:<11} {p["args"] + f" [{stat}]":<44} '
                       f'no ratio: {what} 0 vs {p[f"baseline_{counter}"]}')
+    for f in figures:
+        counters = "".join(f"  {k} {v:,.0f}" for k, v in f["counters"].items())
+        print(f'  {f["name"]:<36} {f["variant"]:>10} {f["args"]:<44} {f["time"]:>9,.1f} {f["unit"]}{counters}')
     for u in unfinished:
         print(f'  {u["name"]:<36} {u["variant"]:>10} {u["args"]}: did not finish ({u["error"]})')
     for r in cachegrind:
@@ -357,6 +400,8 @@ def main():
                 doc["drain_profile"] = profiles
             if unfinished:
                 doc["unfinished"] = unfinished
+            if figures:
+                doc["figures"] = figures
             json.dump(doc, f, indent=1)
     if a.plot:
         write_svg(a.plot, comparisons, cores)

@@ -3,9 +3,14 @@
 
 The report of `./lfcheck lin`'s two layers: {"runs":[{"structure","layer",
 "scenarios","executions","verdict","seconds",...}]} — the model layer's records
-as lfcheck-lin-model wrote them, the stress layer's lin.* workload records with
-their executions and scenarios under the same names (and a shard's "shard",
-"of_runs" and "plan"). The layer files are the ones `verdicts.py settle` held to
+as lfcheck-lin-model wrote them, and the stress layer's lin.* workload records
+whole, every field the runner wrote kept (a relaxed spec's worst_out_of_order and
+out_of_order_bound, lin.history's histories and calls_checked, a HANG's
+thread_positions, a TSan report's uninstrumented, a shard's "shard", "of_runs" and
+"plan", ...), with "layer": "stress" and their work under the name of its unit:
+a lin.scenarios run's "ops" (executions of its scenarios, "unit": "executions") as
+"executions", a lin.history run's (calls, each stamped and kept for its history's
+check) as "calls" — never as executions (issue 46). The layer files are the ones `verdicts.py settle` held to
 the layers' exit statuses, so a layer that died is an error run here, never a
 missing row. JUnit: written from the same runs (tools/verdicts.py). Prints one
 summary line and exits with the status the runs stand for (verdicts.py's
@@ -16,17 +21,14 @@ import sys
 
 from verdicts import exit_status, junit, read_runs, summary
 
-# The stress runner's fields a lin record keeps under the same name.
-STRESS_KEPT = ("workload", "scenarios", "seconds", "seed", "sanitizer", "failure", "replay", "fault", "shard",
-               "of_runs", "plan")
-
-
 def lin_record(r):
-    """A stress runner's record of a lin.* workload (or an error run of the layer) as a lin record."""
+    """A stress runner's record of a lin.* workload (or an error run of the layer) as a
+    lin record: every field kept; "layer": "stress"; its work ("ops" in the runner's
+    "unit") named by its unit: "calls" for lin.history, "executions" otherwise."""
     rec = {"structure": r.get("structure", ""), "layer": "stress"}
-    rec.update({k: r[k] for k in STRESS_KEPT if k in r})
-    rec["scenarios"] = r.get("scenarios", 0)
-    rec["executions"] = r.get("ops", 0)
+    rec.update({k: v for k, v in r.items() if k not in ("ops", "unit")})
+    if "workload" in r or "ops" in r:   # a workload's record (an error run of the layer has neither)
+        rec["calls" if r.get("workload") == "lin.history" else "executions"] = r.get("ops", 0)
     rec["verdict"] = r.get("verdict", "error")
     return rec
 

@@ -31,6 +31,17 @@ No sharded result passes unless all its parts are there:
   bound_executions, max_threads, max_ops), or if none executed anything. A shard
   that got no scenario (N above the scenario count) is an empty part, not an
   error of the whole.
+- A verify run one command split into parts (`lfcheck verify --shard I/N`: each shard's
+  record has "check": "verify", "shard": "I/N", "verify_bound" and "of_scenarios", the
+  enumeration's size) is joined into the unsharded run: its scenarios, ended, not
+  ended, not run, executions and seconds are the parts' sums; it fails if a part fails,
+  with the failure of the part whose failing scenario comes first in the enumeration
+  ("failing_index": a smallest one, as the unsharded run reports); it is VERIFIED
+  ("verified_up_to") only if all N shards are there, of one enumeration and one set of
+  settings (verify_bound, of_scenarios, unreduced_scenarios, reduction, dpor_executions,
+  load_depth), and every one of the of_scenarios scenarios ended; else an error:
+  INCOMPLETE (a shard missing, or parts of other enumerations or settings) or NOT
+  VERIFIED (how many ended, how many did not or were not run).
 - The runs of a sharded plan (`lfcheck model --shard I/N`, `lfcheck stress --shard
   I/N`: each record has "shard", "of_runs", the plan's size, and "plan", its
   command) stand for the unsharded runs (and lose those fields) only if all
@@ -40,7 +51,7 @@ No sharded result passes unless all its parts are there:
 `lfcheck run` in a shard).
 
 A run that appears in two files (the same structure, scenario or workload,
-scheduler, bound, depth, fault, seed, threads and sanitizer; a lin part's shard; a
+scheduler, bound, depth, fault, seed, threads and sanitizer, check and verify bound; a lin part's shard; a
 nightly's part and chunk, a kill-matrix row's correct-code cell) means the shards
 overlapped: the merge keeps the first, says so, and adds an OVERLAP error run.
 
@@ -67,10 +78,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 from mutants import ERROR, OVER_BUDGET, judge, matrix_junit
-from verdicts import exit_status, junit, summary, testcase_name
+from verdicts import IDENTITY as RUN_IDENTITY, exit_status, fault_row, junit, summary, testcase_name
 
-IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
-            "shard", "sanitizer", "nightly_part", "chunk", "correct_code")
+# Two records that agree on these are the same run (an OVERLAP of shards): a report's
+# identity fields (verdicts.IDENTITY).
+IDENTITY = RUN_IDENTITY
 SUMMED = ("scenarios", "executions", "verified_scenarios", "exhaustive_scenarios", "shrink_runs", "seconds")
 # What a lin run's parts must share to be parts of one run: the size of the whole and
 # the settings every scenario ran with (lfcheck-lin-model's records).
@@ -101,30 +113,42 @@ def shard_of(text):
         return -1, -1
 
 
+def gathered(runs, key):
+    """The runs in order, those whose key(run) is not None gathered into one list per key,
+    in the place of the first of them. Returns (items, number of lists)."""
+    groups, out = {}, []
+    for r in runs:
+        k = key(r)
+        if k is None:
+            out.append(r)
+            continue
+        if k not in groups:
+            groups[k] = []
+            out.append(groups[k])
+        groups[k].append(r)
+    return out, len(groups)
+
+
+def shard_numbers(parts):
+    """The N of each part's "I/N" (a set) and the I of each (a list)."""
+    shards = [shard_of(p["shard"]) for p in parts]
+    return {n for _, n in shards}, [i for i, _ in shards]
+
+
 def join_parts(runs):
     """Lin runs' parts (a "shard" and no "of_runs") become the unsharded run, in the
     place of its first part (see the module's doc)."""
-    groups, out = {}, []
-    for r in runs:
-        if "shard" not in r or "of_runs" in r:
-            out.append(r)
-            continue
-        # A lin part's "scenario" is its failure's shrunk scenario, not a name; its
-        # settings are checked below, so parts of runs of other settings are named.
-        key = tuple(kv for kv in identity(r) if kv[0] not in ("shard", "scenario") + LIN_SETTINGS)
-        if key not in groups:
-            groups[key] = []
-            out.append(groups[key])
-        groups[key].append(r)
+    # A lin part's "scenario" is its failure's shrunk scenario, not a name; its
+    # settings are checked below, so parts of runs of other settings are named.
+    out, count = gathered(runs, lambda r: None if "shard" not in r or "of_runs" in r else
+                          tuple(kv for kv in identity(r) if kv[0] not in ("shard", "scenario") + LIN_SETTINGS))
     joined = []
     for item in out:
         if isinstance(item, dict):
             joined.append(item)
             continue
         parts = item
-        shards = [shard_of(p["shard"]) for p in parts]
-        totals = {n for _, n in shards}
-        indices = [i for i, _ in shards]
+        totals, indices = shard_numbers(parts)
         whole = {k: v for k, v in parts[0].items() if k not in ("shard", "of_scenarios", "failure", "scenario",
                                                                   "first_failure_seconds", "failing_index",
                                                                   "failing_pass")}
@@ -173,7 +197,77 @@ def join_parts(runs):
         else:
             whole["verdict"] = "pass"
         joined.append(whole)
-    return joined, len(groups)
+    return joined, count
+
+
+VERIFY_SETTINGS = ("of_scenarios", "unreduced_scenarios", "reduction", "dpor_executions", "load_depth")
+VERIFY_SUMMED = ("scenarios", "ended", "not_ended", "not_run", "no_shared_access_scenarios", "executions", "seconds",
+                 "cpu_seconds")
+
+
+def join_verify_parts(runs):
+    """The shards of one verify run ("check": "verify" with a "shard") become the unsharded
+    run, in the place of its first part (see the module's doc). Returns (runs, joined)."""
+    out, count = gathered(runs, lambda r: (r.get("structure"), r.get("verify_bound"), r.get("fault"))
+                          if r.get("check") == "verify" and "shard" in r else None)
+    joined = []
+    for item in out:
+        if isinstance(item, dict):
+            joined.append(item)
+            continue
+        parts = item
+        totals, indices = shard_numbers(parts)
+        n = next(iter(totals))
+        whole = {k: v for k, v in parts[0].items()
+                 if k not in ("shard", "failure", "scenario", "failing_index", "replay", "trace", "stopped",
+                              "not_ended_scenarios", "verified_up_to", "ended_in_order")}
+        for k in VERIFY_SUMMED:
+            total = sum(p.get(k, 0) for p in parts)
+            whole[k] = round(total, 3) if isinstance(total, float) else total
+        names = [s for p in parts for s in p.get("not_ended_scenarios", [])]
+        if names:
+            whole["not_ended_scenarios"] = names[:20]
+        differ = [(k, sorted({json.dumps(p.get(k)) for p in parts})) for k in VERIFY_SETTINGS]
+        differ = [(k, v) for k, v in differ if len(v) > 1]
+        problem = ""
+        if len(totals) != 1 or -1 in totals or any(not 0 <= i < n for i in indices):
+            problem = f"INCOMPLETE: the parts are not the shards of one N ({', '.join(p['shard'] for p in parts)})"
+        elif differ:
+            problem = ("INCOMPLETE: the parts are shards of other enumerations or settings ("
+                       + "; ".join(f"{k} {', '.join(v)}" for k, v in differ) + ")")
+        elif len(set(indices)) != len(indices):
+            problem = f"INCOMPLETE: a shard appears twice ({', '.join(p['shard'] for p in parts)})"
+        elif len(indices) < n:
+            missing = sorted(set(range(n)) - set(indices))
+            problem = f"INCOMPLETE: shards {', '.join(map(str, missing))} of {n} are missing"
+        failing = sorted((p for p in parts if p.get("verdict") == "fail"), key=lambda p: p.get("failing_index", 0))
+        bound, total = whole.get("verify_bound", "?"), whole.get("of_scenarios", 0)
+        if failing:
+            whole["verdict"] = "fail"
+            for k in ("failure", "scenario", "failing_index", "replay", "trace"):
+                if k in failing[0]:
+                    whole[k] = failing[0][k]
+            if problem:
+                whole["incomplete"] = problem  # the failure stands; the rest of the run is not all here
+        elif problem:
+            whole["verdict"] = "error"
+            whole["failure"] = problem
+        elif whole["ended"] and whole.get("no_shared_access_scenarios", 0) == whole["ended"]:
+            whole["verdict"] = "error"
+            whole["failure"] = f"NO WORK: no shared access seen in any of the {whole['ended']} scenarios"
+        elif whole["scenarios"] != total or whole["ended"] != total or \
+                any(p.get("verdict") != "pass" and p.get("scenarios", 0) > 0 for p in parts):  # (an empty shard: none)
+            whole["verdict"] = "error"
+            whole["failure"] = (f"NOT VERIFIED up to {bound}: {whole['ended']} of {total} scenarios ended; "
+                                f"{whole['not_ended']} did not, {whole['not_run']} not run"
+                                + "".join(f"; shard {p['shard']}: {p.get('failure', '')}" for p in parts
+                                          if p.get("verdict") != "pass")[:2000])
+        else:
+            whole["verdict"] = "pass"
+            whole["verified_up_to"] = bound
+            whole["shards"] = n
+        joined.append(whole)
+    return joined, count
 
 
 def check_plans(runs):
@@ -299,11 +393,13 @@ def merge_matrices(docs, paths, out_path, junit_path):
     return 0 if merged["complete"] else 2
 
 
-def check_nights(nights):
+def check_nights(nights, runs):
     """The shards of a nightly (`lfcheck nightly --shard I/N`: a "nightly" record each)
     are one night only if they are of one night (seed, budget, N, fault, plan) and all
     N are here once, their parts together the plan's, each once; else an INCOMPLETE (or
-    OVERLAP) error run. Returns (error runs, the merged night's record or None)."""
+    OVERLAP) error run. A --fault night's shards, all here: the night's verdict on its
+    fault, over every shard's runs (verdicts.fault_row: MISSED unless a run rejected the
+    code). Returns (error and verdict runs, the merged night's record or None)."""
     if not nights:
         return [], None
     problems = []
@@ -344,8 +440,12 @@ def check_nights(nights):
                 unchecked.append(u)
                 print(f"nightly: not checked: {u.get('part')}: {u.get('reason')}")
     first = nights[0][1]
+    if first.get("fault") and not missing and total > 1:
+        problems.append(fault_row(runs, first["fault"], first.get("fault_structure", ""),
+                                  first.get("fault_layers", ())))
     merged = {"seed": first.get("seed"), "budget_seconds": first.get("budget_seconds"), "shards": total,
               "fault": first.get("fault"), "plan_parts": plan,
+              **{k: first[k] for k in ("fault_structure", "fault_layers") if k in first},
               "parts": [p for _, n in sorted(nights, key=lambda x: shard_of(x[1].get("shard", ""))[0])
                         for p in n.get("parts", [])],
               "unchecked": unchecked, "interrupted": any(n.get("interrupted") for _, n in nights)}
@@ -403,6 +503,9 @@ def main():
         kept.append(r)
     runs = kept
     if not a.keep_shards:
+        runs, verify_wholes = join_verify_parts(runs)
+        if verify_wholes:
+            print(f"joined the shards of {verify_wholes} verify runs")
         parts = sum("shard" in r and "of_runs" not in r for r in runs)
         if parts:
             runs, wholes = join_parts(runs)
@@ -410,7 +513,7 @@ def main():
         runs, plans = check_plans(runs)
         if plans:
             print(f"checked {plans} sharded plans for all their runs")
-    night_problems, night = check_nights(nights)
+    night_problems, night = check_nights(nights, runs)
     problems += night_problems
     runs += problems
     groups = {}
@@ -418,6 +521,10 @@ def main():
         if r.get("verdict") != "pass":
             groups.setdefault((r.get("verdict"),) + signature(r), []).append(r)
 
+    for r in runs:
+        if r.get("check") == "verify" and r.get("verdict") == "pass" and r.get("verified_up_to"):
+            print(f"  {r.get('structure')}: VERIFIED up to {r['verified_up_to']}"
+                  + (f" ({r['shards']} shards)" if r.get("shards") else ""))
     jsons = len(a.files) - len(junit_texts)
     print(summary(f"merged {jsons} JSON files" + (f" and {len(junit_texts)} JUnit files" if junit_texts else ""),
                   runs))

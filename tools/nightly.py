@@ -3,36 +3,43 @@
 
 One definition of a nightly, used by `./lfcheck nightly`, `ctest --preset nightly`
 and the CI shard files (ci/). For every structure of the build:
-  model      the default plan (PCT, then DPOR; the bound-2 search where DPOR does
-             not end), then more PCT chunks of 1M iterations at other seeds and depths
-  lin        `./lfcheck lin` chunks of 50 generated scenarios at new seeds (Relacy
-             model layer and real threads under TSan)
+  model      PCT chunks (--first-failure, at new seeds and depths) and one DPOR chunk
+             (--dpor-executions N: a scenario whose search ends within N is verified)
+  verify     `./lfcheck verify --ladder` for its share: every scenario of the spec's
+             alphabet, the bound raised (2x1, 3x1, 2x2, 2x3, 3x2, ...) until the share
+             ends; the summary says "verified up to ..." (structures whose spec
+             declares a call alphabet; the others are listed as not checked)
+  lin        `./lfcheck lin` chunks of generated scenarios at new seeds (Relacy model
+             layer, and real threads under TSan: the scenarios and lin.history)
   tsan       `./lfcheck stress` under ThreadSanitizer, every workload, for its share
   asan       `./lfcheck stress --sanitizer address` (ASan+UBSan), the same
-in lfcheck's own tree the DPOR fuzzer (`./lfcheck dpor-fuzz`: lfcheck's DPOR search
-against Relacy's full search on random programs, issue 43; a build without its binary,
-a project's, has no such part), and then the kill matrix (`./lfcheck mutants`, every seeded fault of the structures with
-hand-written scenarios x every layer) at one seed, picked by the night's seed, in G =
-min(12, its rows) row groups (its shards). Without sanitizer sub-builds there is no
-TSan/ASan part and no kill matrix (it needs the TSan stress binary), and lin runs its
-model layer only: each is listed as not checked.
+in lfcheck's own tree the DPOR fuzzer (`./lfcheck dpor-fuzz --max-seconds S`: lfcheck's
+DPOR search against Relacy's full search on random programs, issue 43, stopping at its
+first disagreement; a build without its binary, a project's, has no such part), and the
+kill matrix (`./lfcheck mutants`, every seeded fault of the structures with hand-written
+scenarios x every layer) at one seed, picked by the night's seed, one row per group
+(`mutants --shard J/R`, R its rows). Without sanitizer sub-builds there is no TSan/ASan
+part and no kill matrix (it needs the TSan stress binary), and lin runs its model layer
+only: each is listed as not checked.
 
 The budget (--budget: the checks' wall time, not counting the build before it) is
-split between them in proportion to tsan 30, asan 20, model 20, lin 15, kill matrix 15
-and dpor-fuzz 5 (a part the build cannot run gives its share to the others). Each part's share is
-divided among the structures. Before each part starts, the time left is shared again
-among the parts still to run in proportion to their shares, so a part that ends early
-gives its time to the rest and one that runs long takes it from them. A stress part
-runs for its share (--duration), the DPOR fuzzer for its share (--max-seconds, stopping
-at its first disagreement). A model or lin part always runs its first chunk and
-then more chunks while the next one (as long as the last) fits its share, until a
-chunk fails or errs. The kill matrix runs its row groups (one `mutants --shard J/G`
-each, starting at the group the seed picks) while time is left; the groups it has no
-time for are "not checked tonight" (another night's seed starts elsewhere), but a night
-whose matrix ran no group is an error. A chunk still running at the budget's end plus a
-grace (5 %, at least 60 s) is stopped (SIGTERM; SIGKILL 60 s later): its unfinished
-runs are errors, never passes; a part that could not start before the grace ended is
-an error too.
+split between them in proportion to tsan 30, asan 20, model 10, verify 10, lin 15, kill
+matrix 15 and dpor-fuzz 5 (a part the build cannot run gives its share to the others);
+each part's share is divided among the structures. The night runs in two phases
+(tools/nightly_plan.py, which sizes every chunk): first every part's smallest chunk
+(the matrix's first fault row, a model chunk of 1,000 PCT iterations per scenario, a lin
+chunk of 2 scenarios, 4 s of TSan, of ASan and of the fuzzer), then the time left
+shared in proportion to the split, each chunk sized at the rate its part measured
+tonight, the stress parts last (their exact --duration absorbs what the estimates
+missed). A verify part is one chunk in the second phase, its ladder given the part's
+time (--max-seconds, at least 10 s; where the budget leaves it less, it is not checked
+tonight): the bound it was raising when the time ended is reported as unfinished, not
+as an error. A budget too small for the first phase is refused up front with the
+smallest that works. Matrix rows the budget has no time for are "not checked tonight"
+(another night's seed starts elsewhere). A chunk still running at the budget's end plus
+a grace (5 %, at least 60 s) is stopped (SIGTERM; SIGKILL 60 s later): its unfinished
+runs are errors, never passes; a part whose first chunk could not start before the
+grace ended is an error too.
 
 Shards (--shard I/N, or GTEST_SHARD_INDEX of GTEST_TOTAL_SHARDS): N machines, each
 with the budget, do one night's plan: the plan is made for N x budget of machine
@@ -48,13 +55,14 @@ S mod 1000 + 1. Every failure carries the replay line its runner printed.
 
 --fault F switches seeded fault F on in every part of its structure's plan (the
 other structures and the kill matrix are not in that plan, and the report says so):
-the night must end with the fault in its report.
+the night must end with the fault in its report — its verdict on the fault fails
+(MISSED) unless a run rejected the code, in every layer its catalogue entry names.
 
 Report: progress lines while it runs; at the end one summary — per structure and
 layer the work done (iterations, operations, scenarios) and the verdict; failures
 grouped by signature with their seeds, replay lines and artifact paths; what was not
 checked and why — and the JSON (--json: {"nightly":{...}, "runs":[...]}) and JUnit
-(--junit) written from the same runs. Every chunk's own output, JSON and JUnit stay
+(--junit) written from the same runs, whole, both or neither. Every chunk's own output, JSON and JUnit stay
 in the output directory (--out), its failure artifacts under OUT/artifacts.
 
 SIGTERM or SIGINT: the running chunk is stopped (its finished runs are kept), every
@@ -77,18 +85,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from one_line_argparse import OneLineParser  # noqa: E402
 from mutants import FALSE_ALARM, NO_SPEC, compact, judge, shard_of  # noqa: E402
-from verdicts import command_runs, exit_status, junit, summary  # noqa: E402
+from nightly_plan import (SHARES, Costs, Planner, deal, duration_words, make_plan, minimum_budget,  # noqa: E402
+                          phase_a_parts)
+from verdicts import command_runs, exit_status, fault_row, junit, summary, write_reports  # noqa: E402
 
-SHARES = {"tsan": 0.30, "asan": 0.20, "model": 0.20, "lin": 0.15, "kill-matrix": 0.15, "dpor-fuzz": 0.05}
-MATRIX_ROWS = 12          # the kill matrix is run as mutants --shard J/12
-LIN_CHUNK_SCENARIOS = 50        # at most, per lin chunk (fewer where the share has no time for 50)
-LIN_MIN_SCENARIOS = 5
-MODEL_CHUNK_ITERATIONS = 1000000   # at most, per scenario of a PCT chunk (fewer to fit the share)
-MODEL_MIN_ITERATIONS = 20000
-MIN_STRESS_SECONDS = 10
 HEARTBEAT_SECONDS = 300   # a progress line for a chunk running this long, and every as long again
 KILL_AFTER_SECONDS = 60   # a chunk still running this long after its SIGTERM is killed
-LAYER_OF = {"tsan": "stress", "asan": "stress", "model": "model", "lin": "lin", "dpor-fuzz": "model"}
 FUZZER = os.path.join("models", "lfcheck-dpor-fuzz")   # in the build: lfcheck's own tree only
 
 
@@ -126,99 +128,6 @@ def read_manifest(build):
             elif cols[0] == "structure" and len(cols) >= 3:
                 structures.append((cols[1], set(filter(None, cols[2].split(",")))))
     return structures, subbuilds
-
-
-class Part:
-    """One part of the plan: a kind (tsan, asan, model, lin, kill-matrix), a structure
-    (or the matrix's row), and its share of the machine time in seconds."""
-
-    def __init__(self, kind, structure, share, row=None):
-        self.kind, self.structure, self.share, self.row = kind, structure, share, row
-        self.name = f"kill-matrix.{row}/{MATRIX_ROWS}" if kind == "kill-matrix" else f"{kind}.{structure}"
-        self.seconds, self.last_seconds, self.chunks, self.runs, self.unchecked = 0.0, 0.0, 0, [], None
-        self.allotted = 0.0
-        self.cost = None   # seconds per unit of the next chunk's size (see Nightly.chunk_args)
-        self.started = False
-
-
-def make_plan(structures, subbuilds, machine_seconds, fault_structure, night_seed, matrix_rows, fuzzer=False):
-    """(parts, unchecked, split) for the whole night (all shards): every part with its
-    share. matrix_rows: the kill matrix's rows (0: no matrix for this build); fuzzer:
-    the build has the DPOR fuzzer (lfcheck's own tree)."""
-    unchecked = []
-    kinds = {}
-    for name, layers in structures:
-        if fault_structure and name != fault_structure:
-            continue
-        for kind in ("model", "lin", "tsan", "asan"):
-            if kind == "model" and "model" not in layers:
-                unchecked.append({"part": f"model.{name}", "reason":
-                                  "no hand-written scenarios: its generated ones run in lin." + name
-                                  if "lin-model" in layers else "no model layer (NO_MODEL)"})
-                continue
-            if kind == "lin" and "spec" not in layers:
-                unchecked.append({"part": f"lin.{name}", "reason": "no spec"})
-                continue
-            if kind == "lin" and not subbuilds:
-                if "lin-model" not in layers:
-                    unchecked.append({"part": f"lin.{name}", "reason": "no model layer, and no sanitizer sub-builds "
-                                      "for its stress layer (LFCHECK_SANITIZER_SUBBUILDS=OFF)"})
-                    continue
-                unchecked.append({"part": f"lin.{name} (stress layer)", "reason": "this build has no sanitizer "
-                                  "sub-builds (LFCHECK_SANITIZER_SUBBUILDS=OFF): lin runs its model layer only"})
-            if kind in ("tsan", "asan"):
-                if "stress" not in layers:
-                    unchecked.append({"part": f"{kind}.{name}", "reason": "no stress layer"})
-                    continue
-                if not subbuilds:
-                    unchecked.append({"part": f"{kind}.{name}",
-                                      "reason": "this build has no sanitizer sub-builds (LFCHECK_SANITIZER_SUBBUILDS=OFF)"})
-                    continue
-            kinds.setdefault(kind, []).append(name)
-    if fault_structure:
-        unchecked.append({"part": "kill-matrix", "reason": "a --fault nightly checks the faulty build only"})
-        unchecked += [{"part": f"*.{n}", "reason": f"not the structure of the fault ({fault_structure})"}
-                      for n, _ in structures if n != fault_structure]
-    elif not any("model" in layers for _, layers in structures):
-        unchecked.append({"part": "kill-matrix", "reason": "the build has no hand-written model scenarios"})
-    elif not subbuilds:
-        unchecked.append({"part": "kill-matrix", "reason": "it needs the TSan stress binary, and this build has no "
-                          "sanitizer sub-builds (LFCHECK_SANITIZER_SUBBUILDS=OFF)"})
-    elif not matrix_rows:
-        unchecked.append({"part": "kill-matrix", "reason": "no seeded faults in the structures with hand-written "
-                          "scenarios"})
-    else:
-        kinds["kill-matrix"] = list(range(MATRIX_ROWS))
-    if fuzzer and fault_structure:
-        unchecked.append({"part": "dpor-fuzz", "reason": "a --fault nightly checks the faulty build only"})
-    elif fuzzer:
-        kinds["dpor-fuzz"] = ["lfcheck"]
-    total_share = sum(SHARES[k] for k in kinds)
-    parts = []
-    for kind in ("model", "lin", "tsan", "asan", "dpor-fuzz", "kill-matrix"):
-        members = kinds.get(kind, [])
-        if not members:
-            continue
-        each = machine_seconds * SHARES[kind] / total_share / len(members)
-        if kind == "kill-matrix":
-            first = night_seed % MATRIX_ROWS   # the seed picks where tonight's rows start
-            parts += [Part(kind, "", each, row=(first + j) % MATRIX_ROWS) for j in range(MATRIX_ROWS)]
-        else:
-            parts += [Part(kind, s, each) for s in members]
-    split = {k: round(machine_seconds * SHARES[k] / total_share) for k in kinds}
-    return parts, unchecked, split
-
-
-def deal(parts, shards):
-    """Each part's shard: longest share first, to the shard with the least time so far."""
-    load = [0.0] * shards
-    order = sorted(range(len(parts)), key=lambda i: (-parts[i].share, i))
-    owner = {}
-    for i in order:
-        s = min(range(shards), key=lambda k: (load[k], k))
-        owner[i] = s
-        load[s] += parts[i].share
-    return owner
 
 
 class Nightly:
@@ -295,61 +204,48 @@ class Nightly:
             if stopped_at_deadline and r.get("verdict") == "error" and \
                     re.search(r"interrupted|NO REPORT|INCOMPLETE", str(r.get("failure", ""))):
                 r["failure"] = "the nightly's budget ended during this run: " + str(r.get("failure", ""))
-        part.chunks += 1
-        part.seconds += seconds
-        part.last_seconds = seconds
-        part.cost = chunk_cost(part.kind, runs, seconds) or part.cost
-        part.runs += runs
+        part.runs += runs   # (the planner counts the chunk: Planner.done)
         return runs, seconds, log_path
 
-    def chunk_args(self, part, left):
-        """The next chunk's arguments, or None if the part is done."""
+    def chunk_args(self, part, spec):
+        """The command of `part`'s chunk of size `spec` (nightly_plan.py), and its words."""
         a, k = self.a, part.chunks
         fault = ["--fault", a.fault] if a.fault else []
         if part.kind in ("tsan", "asan"):
-            if k:
-                return None
-            seconds = max(MIN_STRESS_SECONDS, int(left))
+            seconds = spec["duration"]
             return (["stress", part.structure, "--sanitizer", "thread" if part.kind == "tsan" else "address",
                      "--duration", str(seconds), "--threads", str(a.threads),
-                     "--seed", str(derived_seed(a.seed, part.name)), "--quiet"] + fault,
+                     "--seed", str(derived_seed(a.seed, part.name, k)), "--quiet"] + fault,
                     f"{seconds} s, {a.threads} threads")
         if part.kind == "model":
-            if k == 0:
-                return (["model", part.structure, "--seed", str(a.seed % 1001), "--quiet"] + fault,
-                        "the default plan (PCT, then DPOR; bound 2 where DPOR does not end)")
-            if k > 1000:   # every model seed has run (--seed is 0..1000)
-                return None
-            # Sized to fit the time left: the last chunk's sampled runs cost
-            # sum(seconds / iterations) per iteration of every scenario.
-            iterations = MODEL_CHUNK_ITERATIONS if not part.cost else \
-                min(MODEL_CHUNK_ITERATIONS, int(0.9 * left / part.cost))
-            if iterations < MODEL_MIN_ITERATIONS:
-                return None
-            depth = 2 + (k - 1) % 4
-            return (["model", part.structure, "--scheduler", "pct", "--iterations", str(iterations),
-                     "--depth", str(depth), "--seed", str((a.seed + k) % 1001), "--first-failure", "--quiet"] + fault,
-                    f"PCT depth {depth}, {iterations:,} iterations")
+            if spec["scheduler"] == "dpor":
+                n = spec["dpor_executions"]
+                return (["model", part.structure, "--scheduler", "dpor", "--dpor-executions", str(n), "--quiet"]
+                        + fault, f"DPOR, at most {n:,} executions per scenario")
+            depth = (3, 2, 4, 5)[k % 4]
+            n = spec["iterations"]
+            return (["model", part.structure, "--scheduler", "pct", "--iterations", str(n), "--depth", str(depth),
+                     "--seed", str((a.seed + k) % 1001), "--first-failure", "--quiet"] + fault,
+                    f"PCT depth {depth}, {n:,} iterations")
         if part.kind == "dpor-fuzz":
-            if k:
-                return None
-            seconds = max(MIN_STRESS_SECONDS, int(left))
-            return (["dpor-fuzz", "--seed", str(derived_seed(a.seed, part.name)), "--max-seconds", str(seconds),
-                     "--quiet"], f"random programs for {seconds} s")
+            seconds = spec["duration"]
+            seed = derived_seed(a.seed, part.name, *([k] if k else []))
+            return (["dpor-fuzz", "--seed", str(seed), "--max-seconds", str(seconds), "--quiet"],
+                    f"random programs for {seconds} s")
+        if part.kind == "verify":
+            seconds = spec["duration"]
+            return (["verify", part.structure, "--ladder", "--max-seconds", str(seconds),
+                     "--jobs", str(os.cpu_count() or 1), "--quiet"] + fault,
+                    f"the ladder of bounds for {seconds} s")
         if part.kind == "lin":
-            seed = derived_seed(a.seed, part.name, k)
             layer = [] if self.subbuilds else ["--layer", "model"]
-            # Sized to fit the time left, at the last chunk's seconds per scenario.
-            scenarios = LIN_CHUNK_SCENARIOS if not part.cost else \
-                min(LIN_CHUNK_SCENARIOS, int(0.9 * left / part.cost))
-            if scenarios < LIN_MIN_SCENARIOS:
-                return None
-            return (["lin", part.structure, "--scenarios", str(scenarios), "--seed", str(seed),
-                     "--quiet"] + layer + fault, f"{scenarios} scenarios")
-        if k:
-            return None
+            history = [] if layer else ["--duration", str(spec["history"])]
+            return (["lin", part.structure, "--scenarios", str(spec["scenarios"]), "--seed",
+                     str(derived_seed(a.seed, part.name, k)), "--quiet"] + history + layer + fault,
+                    f"{spec['scenarios']} scenarios" + (f", lin.history {spec['history']} s" if history else ""))
         return (["mutants", "--seeds", "1", "--first-seed", str(a.seed % 1000 + 1), "--shard",
-                 f"{part.row}/{MATRIX_ROWS}"], f"rows {part.row}, {part.row + MATRIX_ROWS}, ... at seed "
+                 f"{part.row}/{part.rows}"],
+                f"row {part.row} of {part.rows} ({'correct code' if part.correct_row else 'a fault'}) at seed "
                 f"{a.seed % 1000 + 1}")
 
     # --- the night -----------------------------------------------------------
@@ -371,20 +267,25 @@ class Nightly:
                       "(give the whole name)", file=sys.stderr)
                 return 2
             fault_structure = matches[0][1]
+            self.fault_name, self.fault_structure = matches[0]
         machine = a.budget * a.shards
         # The kill matrix (lfcheck mutants) is over the faults of the structures with
-        # hand-written scenarios (lfcheck-model's catalogue); its rows are those faults
-        # and those structures' correct code, run in at most MATRIX_ROWS groups.
+        # hand-written scenarios (lfcheck-model's catalogue); its rows are those faults,
+        # then those structures' correct code, one row per group (mutants --shard J/R).
         modelled = {n for n, layers in structures if "model" in layers}
         matrix_faults = [(f, st) for f, st in faults if st in modelled]
         rows = len(matrix_faults) + len({st for _, st in matrix_faults})
-        global MATRIX_ROWS
-        MATRIX_ROWS = max(1, min(MATRIX_ROWS, rows))
-        fuzzer = os.access(os.path.join(a.build, FUZZER), os.X_OK)
-        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows, fuzzer)
+        plan, unchecked, split = make_plan(structures, subbuilds, machine, fault_structure, a.seed, rows,
+                                           len(matrix_faults), has_fuzzer(a.build), self.list_verifiable())
         self.subbuilds = subbuilds
         owner = deal(plan, a.shards)
         mine = [p for i, p in enumerate(plan) if owner[i] == a.shard]
+        costs = Costs(first_costs())
+        need = minimum_budget(mine, costs)
+        if a.budget < need:
+            print(f"lfcheck nightly: --budget {clock(a.budget)} is too small for one chunk of each of this night's "
+                  f"{len(mine)} parts: the smallest that works is --budget {duration_words(need)}", file=sys.stderr)
+            return 2
         print(f"seed: {a.seed}", flush=True)
         print(f"nightly: budget {clock(a.budget)} of checks"
               + (f", shard {a.shard}/{a.shards} of a night of {clock(machine)}" if a.shards > 1 else "")
@@ -393,6 +294,8 @@ class Nightly:
                                                 for k, v in split.items()), flush=True)
         print(f"this shard: {len(mine)} of the plan's {len(plan)} parts: " + ", ".join(p.name for p in mine),
               flush=True)
+        print(f"first every part's smallest chunk (about {clock(sum_first(mine, costs))}), then the time left shared "
+              f"in proportion to the split (the least budget: {duration_words(need)})", flush=True)
         for u in unchecked:
             print(f"not checked: {u['part']}: {u['reason']}", flush=True)
         signal.signal(signal.SIGTERM, self.on_signal)
@@ -402,59 +305,38 @@ class Nightly:
         grace = float(os.environ.get("LFCHECK_NIGHTLY_GRACE", "0") or 0) or max(60.0, 0.05 * a.budget)
         self.deadline = end + grace
         matrix_parts = [p for p in mine if p.kind == "kill-matrix"]
-        for idx, part in enumerate(mine):
+        planner = Planner(mine, end, time.monotonic, costs)
+        for part, spec, phase in planner.chunks():
             if self.interrupted:
                 break
-            if time.monotonic() > self.deadline and part.kind != "kill-matrix":
-                # Earlier parts ran past the budget and its grace: this one's minimum did
-                # not happen, which is an error of the night, not a part left out by plan.
-                part.started = True
-                part.runs.append({"structure": part.structure or "(kill matrix)", "nightly_part": part.name,
-                                  "check": part.kind, "verdict": "error", "seconds": 0,
-                                  "failure": "not run: the night's budget and its grace ended before this part"})
+            if time.monotonic() > self.deadline:
+                # Earlier chunks ran past the budget and its grace: this part's first
+                # chunk did not happen, which is an error of the night, not a part left
+                # out by plan (a phase-B chunk is never due past the budget).
+                if phase == "A" and part.kind != "kill-matrix":
+                    part.runs.append(error_run({"structure": part.structure, "nightly_part": part.name,
+                                                "check": part.kind},
+                                               "not run: the night's budget and its grace ended before this part"))
+                part.done = True
                 continue
-            part.started = True
-            # This part's time: the time left, shared by the parts still to run (this
-            # one included) in proportion to their shares.
-            allotted = max(0.0, end - time.monotonic()) * part.share / sum(p.share for p in mine[idx:])
-            part.allotted = allotted
-            while not self.interrupted:
-                now = time.monotonic()
-                left_all = max(0.0, end - now)
-                left = allotted - part.seconds
-                if part.kind == "kill-matrix":
-                    done = [p for p in matrix_parts if p.chunks]
-                    estimate = sum(p.seconds for p in done) / len(done) if done else 0.0
-                    if part.chunks or (done and estimate > left_all) or left_all <= 0:
-                        break
-                elif part.chunks:
-                    # A part that found a bug has done its job tonight (its failure is in
-                    # the report); one that could not run would not run better again. A
-                    # model or lin chunk is sized to the time left (chunk_args); without
-                    # a cost to size it by, one as long as the last must fit.
-                    if part.kind in ("tsan", "asan", "dpor-fuzz") or exit_status(part.runs) != 0 or \
-                            (part.cost is None and part.last_seconds > left):
-                        break
-                nxt = self.chunk_args(part, left)
-                if nxt is None:
-                    break
-                args, what = nxt
-                print(f"[nightly {clock(now - start)} of {clock(a.budget)}] {part.name} chunk {part.chunks}: "
-                      f"{what} ...", flush=True)
-                base = {"structure": part.structure or "(kill matrix)",
-                        "check": "kill-matrix" if part.kind == "kill-matrix" else LAYER_OF[part.kind]}
-                if part.kind in ("tsan", "asan"):
-                    base["sanitizer"] = "thread" if part.kind == "tsan" else "address"
-                runs, seconds, log = self.run_chunk(part, args, base)
-                print(f"    {summary(part.name, runs)}; {work_text(runs)}; {seconds:.0f} s (log: {log})", flush=True)
-            if part.kind == "kill-matrix" and not part.chunks and not self.interrupted:
+            args, what = self.chunk_args(part, spec)
+            print(f"[nightly {clock(time.monotonic() - start)} of {clock(a.budget)}] {part.name} chunk {part.chunks}: "
+                  f"{what} ...", flush=True)
+            base = {"structure": part.structure or "(kill matrix)", "check": part.kind}
+            if part.kind in ("tsan", "asan"):
+                base["sanitizer"] = "thread" if part.kind == "tsan" else "address"
+            runs, seconds, log = self.run_chunk(part, args, base)
+            planner.done(part, spec, seconds, runs, exit_status(runs) == 0)
+            print(f"    {summary(part.name, runs)}; {work_text(runs)}; {seconds:.0f} s (log: {log})", flush=True)
+        for part in matrix_parts:
+            if not part.chunks and not self.interrupted:
                 part.unchecked = "not checked tonight: the budget had no time left for this row of the matrix"
         for part in mine:
             if not part.runs and (not part.started or (part.kind != "kill-matrix" and self.interrupted)):
                 if self.interrupted:
-                    part.runs.append({"structure": part.structure or "(kill matrix)", "nightly_part": part.name,
-                                      "check": part.kind, "verdict": "error", "failure": "interrupted: not run",
-                                      "seconds": 0})
+                    part.runs.append(error_run({"structure": part.structure or "(kill matrix)",
+                                                "nightly_part": part.name, "check": part.kind},
+                                               "interrupted: not run"))
                 elif part.unchecked is None:
                     part.unchecked = "not checked tonight: no time left in the budget"
             if part.unchecked:
@@ -462,22 +344,47 @@ class Nightly:
         if matrix_parts and not any(p.chunks for p in matrix_parts) and not self.interrupted:
             # Rows left for another night rotate; a night whose kill matrix ran no row
             # at all did not check the checkers: that is an error of the night.
-            matrix_parts[0].runs.append({"structure": "(kill matrix)", "nightly_part": "kill-matrix",
-                                         "check": "kill-matrix", "verdict": "error", "seconds": 0,
-                                         "failure": "NOT CHECKED: the kill matrix ran no row (the budget had no "
-                                                    "time left for it): the checkers were not checked tonight"})
+            matrix_parts[0].runs.append(error_run({"structure": "(kill matrix)", "nightly_part": "kill-matrix",
+                                                   "check": "kill-matrix"},
+                                                  "NOT CHECKED: the kill matrix ran no row (the budget had no time "
+                                                  "left for it): the checkers were not checked tonight"))
+        if a.fault and a.shards == 1 and not self.interrupted and mine:
+            # The night's verdict on its fault: never a pass unless a run rejected the
+            # code (a sharded night's is lfcheck merge's, over every shard's runs).
+            mine[0].runs.append(self.fault_verdict(mine))
         return self.report(mine, unchecked, split, time.monotonic() - start, plan)
 
+    def fault_verdict(self, parts):
+        """A --fault night's verdict on its fault (verdicts.py's fault_row), printed."""
+        r = fault_row([x for p in parts for x in p.runs], self.fault_name, self.fault_structure,
+                      self.fault_layers.get(self.fault_name, ()))
+        print(f"fault {self.fault_name}: " + (f"caught by {', '.join(r['caught_by'])}" if r["verdict"] == "pass"
+                                               else r["failure"]), flush=True)
+        return r
+
     def list_faults(self):
-        """[(fault, structure)] of the build's catalogue (./lfcheck faults), or None."""
+        """[(fault, structure)] of the build's catalogue (./lfcheck faults), or None; and
+        self.fault_layers: {fault: the layers its catalogue entry says must catch it}."""
         listing = subprocess.run([self.a.driver, "--build", self.a.build, "faults"], stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True, env=dict(os.environ, LFCHECK_SKIP_SETUP="1"))
         if listing.returncode != 0:
             sys.stderr.write(listing.stderr)
             print("lfcheck nightly: cannot list the seeded faults (./lfcheck faults failed)", file=sys.stderr)
             return None
+        self.fault_layers = {}
+        for line in listing.stdout.splitlines():
+            m = re.match(r"(\S+)\s+\[[^\]]*caught by: ([^\]]*)\]", line)
+            if m:
+                self.fault_layers[m.group(1)] = tuple(x.strip() for x in m.group(2).split(",") if x.strip())
         return [(m.group(1), m.group(2)) for m in
                 (re.match(r"(\S+)\s+\[([^,\]]+)", line) for line in listing.stdout.splitlines()) if m]
+
+    def list_verifiable(self):
+        """The structures whose spec declares a call alphabet (./lfcheck verify --alphabets)."""
+        listing = subprocess.run([self.a.driver, "--build", self.a.build, "verify", "--alphabets"],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, LFCHECK_SKIP_SETUP="1"))
+        return set(listing.stdout.split()) if listing.returncode == 0 else set()
 
     # --- the report ----------------------------------------------------------
     def report(self, parts, unchecked, split, seconds, plan):
@@ -508,12 +415,19 @@ class Nightly:
             if p.kind == "dpor-fuzz":
                 print(f"dpor fuzz (dpor against the full search): " + (f"{part_verdict(p.runs)} {work_text(p.runs)} "
                       f"{p.seconds:.0f}s" if p.runs else "not checked"))
+        verified = [(p.structure, r) for p in parts if p.kind == "verify" for r in p.runs if r.get("check") == "verify"]
+        if verified:
+            print("verified (every scenario of the spec's alphabet, each under DPOR to its end):")
+        for structure, r in verified:
+            said = (f"verified up to {r['verified_up_to']}" if r.get("verified_up_to") and r.get("verdict") == "pass"
+                    else f"{r.get('verdict', '?').upper()}: {r.get('failure', '')}")
+            print(f"  {structure}: {said}" + (f"; unfinished: {r['unfinished']}" if r.get("unfinished") else ""))
         matrix = [p for p in parts if p.kind == "kill-matrix"]
         if matrix:
             rows = [r for p in matrix for r in p.runs if r.get("fault")]
             cells = [r for p in matrix for r in p.runs if r.get("correct_code")]
             ran = sum(bool(p.chunks) for p in matrix)
-            print(f"kill matrix (seed {a.seed % 1000 + 1}): {ran} of {len(matrix)} row groups run; "
+            print(f"kill matrix (seed {a.seed % 1000 + 1}): {ran} of {len(matrix)} rows run; "
                   f"{sum(r['verdict'] == 'pass' for r in rows)} of {len(rows)} faults caught as the catalogue says; "
                   f"correct code {sum(r['verdict'] == 'pass' for r in cells)} of {len(cells)} cells clean")
         groups = {}
@@ -549,49 +463,60 @@ class Nightly:
         doc = {"nightly": {"seed": a.seed, "budget_seconds": a.budget, "shard": f"{a.shard}/{a.shards}",
                            "seconds": round(seconds, 1), "threads": a.threads, "split_seconds": split,
                            "fault": a.fault or None, "interrupted": self.interrupted, "out": a.out,
+                           **({"fault_structure": self.fault_structure,
+                               "fault_layers": list(self.fault_layers.get(self.fault_name, ()))} if a.fault else {}),
                            "plan_parts": [p.name for p in plan],
                            "parts": [{"part": p.name, "kind": p.kind, "structure": p.structure,
                                       "share_seconds": round(p.share, 1), "allotted_seconds": round(p.allotted, 1),
                                       "seconds": round(p.seconds, 1),
                                       "chunks": p.chunks, "work": work_of(p.runs),
+                                      **verified_field(p),
                                       "verdict": part_verdict(p.runs) if p.runs else "not checked"}
                                      for p in parts],
                            "unchecked": unchecked, "exit": status},
                "runs": runs}
-        # JUnit first, the JSON last: a report that cannot be written is exit 2 with no
-        # JSON, never a JSON whose "exit" the command did not exit with. In the JUnit a
-        # run's classname names its part and chunk (tsan and asan runs of one workload,
-        # and the chunks of one part, are different testcases).
-        if a.junit:
-            named = [dict(r, structure=f"{r.get('structure', '')}.{r.get('nightly_part', '')}.{r.get('chunk', 0)}")
-                     for r in runs]
-            with open(a.junit, "w") as out:
-                out.write(junit(named, "lfcheck.nightly"))
+        # The JSON and the JUnit whole, both or neither (verdicts.write_reports): a JSON
+        # that cannot be written is exit 2 with no JUnit at all, never an all-pass JUnit
+        # beside no JSON (issue 46). In the JUnit a run's classname names its part and
+        # chunk, and runs of one name are named apart (verdicts.testcase_names).
+        files = []
         if a.json:
-            try:
-                with open(a.json, "w") as out:
-                    out.write('{"nightly":' + json.dumps(doc["nightly"], separators=(",", ":")) + ',\n"runs":['
-                              + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n")
-            except OSError:
-                if os.path.exists(a.json):
-                    os.unlink(a.json)
-                raise
+            files.append((a.json, '{"nightly":' + json.dumps(doc["nightly"], separators=(",", ":")) + ',\n"runs":['
+                          + ",".join("\n" + json.dumps(r, separators=(",", ":")) for r in runs) + "\n]}\n"))
+        if a.junit:
+            files.append((a.junit, junit(runs, "lfcheck.nightly")))
+        write_reports(files)
         print("\n" + summary("nightly", runs))
         return status
 
 
-def chunk_cost(kind, runs, seconds):
-    """What a chunk's size costs, to size the next one: model — seconds per iteration of
-    every scenario, sum(seconds / iterations) over its sampled (PCT) runs; lin — seconds
-    per scenario (the chunk's wall time over its model layer's scenarios). None if the
-    chunk says nothing about it."""
-    if kind == "model":
-        pct = [r for r in runs if r.get("scheduler") == "pct" and r.get("iterations") and r.get("seconds")]
-        return sum(float(r["seconds"]) / int(r["iterations"]) for r in pct) or None
-    if kind == "lin":
-        scenarios = sum(int(r.get("scenarios", 0) or 0) for r in runs if r.get("layer") == "model")
-        return seconds / scenarios if scenarios else None
-    return None
+def error_run(base, failure):
+    """The nightly's own error run (`base`: structure and the fields that say which part)."""
+    return dict(base, verdict="error", failure=failure, seconds=0)
+
+
+def has_fuzzer(build):
+    """Whether the build has the DPOR fuzzer (lfcheck's own tree; a project's has none)."""
+    return os.access(os.path.join(build, FUZZER), os.X_OK)
+
+
+def first_costs():
+    """The a priori seconds of each kind's first chunk (nightly_plan.FIRST_SECONDS), or
+    the ones $LFCHECK_NIGHTLY_FIRST_SECONDS gives as JSON (tests/nightly_truth.sh: a
+    stand-in driver's chunks take fractions of a second)."""
+    text = os.environ.get("LFCHECK_NIGHTLY_FIRST_SECONDS", "")
+    return json.loads(text) if text else {}
+
+
+def sum_first(parts, costs):
+    return sum(costs.matrix_row(p) if p.kind == "kill-matrix" else costs.first[p.kind] for p in phase_a_parts(parts))
+
+
+def verified_field(part):
+    """A verify part's "verified_up_to" (the largest bounds its ladder verified), if any."""
+    said = [r["verified_up_to"] for r in part.runs if part.kind == "verify" and r.get("verified_up_to")
+            and r.get("verdict") == "pass"]
+    return {"verified_up_to": said[0]} if said else {}
 
 
 def work_of(runs):
@@ -604,13 +529,18 @@ def work_of(runs):
                 if key:
                     w[key] = w.get(key, 0) + 1
             continue
-        if "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
+        if r.get("check") == "verify":   # lfcheck verify: the scenarios its bounds ran
+            w["verify scenarios"] = w.get("verify scenarios", 0) + int(r.get("scenarios", 0) or 0)
+            w["executions"] = w.get("executions", 0) + int(r.get("executions", 0) or 0)
+        elif "programs" in r:   # the DPOR fuzzer: programs generated, comparisons made
             w["programs"] = w.get("programs", 0) + int(r["programs"] or 0)
             w["comparisons"] = w.get("comparisons", 0) + int(r.get("comparisons", 0) or 0)
         elif "layer" in r:   # lin: each layer's scenarios and executions apart (both run the chunk's)
             lay = "stress " if r["layer"] == "stress" else ""
             w[lay + "scenarios"] = w.get(lay + "scenarios", 0) + int(r.get("scenarios", 0) or 0)
             w[lay + "executions"] = w.get(lay + "executions", 0) + int(r.get("executions", 0) or 0)
+            if "calls" in r:   # lin.history: calls, never executions (tools/lin_report.py)
+                w[lay + "calls"] = w.get(lay + "calls", 0) + int(r["calls"] or 0)
         elif "ops" in r:   # stress
             unit = "executions" if r.get("unit") == "executions" else "operations"
             w[unit] = w.get(unit, 0) + int(r["ops"] or 0)
@@ -624,7 +554,8 @@ def work_text(runs, short=False):
     if not w:
         return "no work" if not short else "0"
     names = {"operations": "ops", "executions": "exec", "iterations": "it", "scenarios": "scen",
-             "stress scenarios": "rt-scen", "stress executions": "rt-exec", "faults": "faults",
+             "stress scenarios": "rt-scen", "stress executions": "rt-exec", "stress calls": "rt-calls",
+             "faults": "faults", "verify scenarios": "v-scen",
              "correct-code cells": "cells", "programs": "prog", "comparisons": "cmp"}
     return " ".join(f"{compact(v)} {names[k] if short else k}" for k, v in w.items())
 
@@ -688,7 +619,9 @@ def matrix_runs(path, status, base):
 
 def parse_args(argv):
     ap = OneLineParser(prog="lfcheck nightly", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--budget", default="1h", help="the checks' wall time: 90s, 30m, 8h, 1h30m (default 1h; at least 5m)")
+    ap.add_argument("--budget", default="1h", help="the checks' wall time: 90s, 30m, 8h, 1h30m (default 1h; at least "
+                                                   "the time of one chunk of every part: a budget under it is refused "
+                                                   "with the smallest that works)")
     ap.add_argument("--shard", help="I/N: this machine's share of a night of N machines (default: GTEST_SHARD_INDEX "
                                     "of GTEST_TOTAL_SHARDS, if set)")
     ap.add_argument("--seed", type=int, help="the night's seed, 1 to 10^9 (default: random, printed first)")
@@ -705,9 +638,6 @@ def parse_args(argv):
     budget = parse_duration(a.budget)
     if budget is None:
         ap.error(f"--budget is a duration (90s, 30m, 8h, 1h30m), not '{a.budget}'")
-    if budget < 300 and not os.environ.get("LFCHECK_NIGHTLY_ANY_BUDGET"):
-        ap.error(f"--budget {a.budget} is under 5m: too short for a nightly (the first chunk of every part "
-                 "must fit; use ./lfcheck run)")
     a.budget = budget
     a.shard, a.shards = shard_of(a.shard, ap)   # --shard, else GoogleTest's variables (as mutants)
     if a.shards > 1:
@@ -720,6 +650,19 @@ def parse_args(argv):
         a.seed = int.from_bytes(os.urandom(4), "big") % 10 ** 9 + 1
     if a.threads < 2 or a.threads > 256:
         ap.error("--threads is 2 to 256")
+    # A budget too small for one chunk of every part is refused now when the build's
+    # structures are known (its manifest), and otherwise once they are (Nightly.run).
+    if a.build and os.path.exists(os.path.join(a.build, "lfcheck-manifest.txt")):
+        structures, subbuilds = read_manifest(a.build)
+        fault_structure = a.fault.split(".", 1)[0] if "." in a.fault else ""
+        if not a.fault or fault_structure in {n for n, _ in structures}:
+            plan, _, _ = make_plan(structures, subbuilds, budget * a.shards, fault_structure, a.seed, 1, 1,
+                                   has_fuzzer(a.build))
+            owner = deal(plan, a.shards)
+            need = minimum_budget([p for i, p in enumerate(plan) if owner[i] == a.shard], Costs(first_costs()))
+            if budget < need:
+                ap.error(f"--budget {clock(budget)} is too small for one chunk of every part of the night: the "
+                         f"smallest that works is --budget {duration_words(need)}")
     if a.check_args:
         sys.exit(0)
     if not a.driver or not a.build:

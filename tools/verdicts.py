@@ -14,6 +14,9 @@
                       status, gets an error run that says so.
   junit(runs, ...)    JUnit XML written from the runs themselves: one testcase
                       per run, a <failure> per "fail", an <error> per "error".
+  fault_row(...)      a --fault night's verdict on its fault: MISSED (fail) unless
+                      a run rejected the code, in every layer its catalogue names.
+  write_reports(...)  report files written whole, all of them or none.
 
 Every report of lfcheck's Python tools (lin_report.py, merge_reports.py) is
 written from its runs with these, so its JSON, its JUnit, its summary line and
@@ -29,6 +32,7 @@ Command line (for the shell scripts):
       STRUCTURE and the KEY=VALUE fields), so it says what STATUS says
       (./lfcheck lin and ./lfcheck run, before they join their steps' reports)."""
 import json
+import os
 import re
 import sys
 from xml.sax.saxutils import quoteattr
@@ -61,6 +65,70 @@ def read_runs(path):
     return runs
 
 
+# The nightly's parts (their kind: the part's name up to its dot) that stand for a
+# layer of a fault's catalogue entry.
+NIGHTLY_KINDS_OF_LAYER = {"model": ("model",), "lin": ("lin",), "stress": ("tsan", "asan")}
+
+
+def fault_row(runs, fault, structure, layers):
+    """A --fault night's verdict on its fault (./lfcheck nightly, and lfcheck merge of a
+    sharded night's shards): pass if a run of the night rejected the code (rejected())
+    and every layer its catalogue entry names (`layers`) whose parts ran tonight has a
+    part that did; else fail, MISSED. A night that never found its fault is never a
+    pass; one in which no part ran a chunk that reported is an error (NOT CHECKED),
+    not a miss. `runs`: the night's runs, each with its nightly_part (and "chunk" if a chunk
+    of that part ran it; the nightly's own error runs have a "check")."""
+    ran, caught = set(), {}
+    for r in runs:
+        part = str(r.get("nightly_part", ""))
+        if "chunk" in r and not (r.get("verdict") == "error" and "check" in r):   # (not the nightly's error runs)
+            ran.add(part.split(".")[0])
+        if rejected(r):
+            caught[part] = min(caught.get(part, float("inf")), float(r.get("seconds", 0) or 0))
+    caught_kinds = {p.split(".")[0] for p in caught}
+    missed = [layer for layer in layers if layer in NIGHTLY_KINDS_OF_LAYER
+              and any(k in ran for k in NIGHTLY_KINDS_OF_LAYER[layer])
+              and not any(k in caught_kinds for k in NIGHTLY_KINDS_OF_LAYER[layer])]
+    row = {"structure": structure, "fault": fault, "check": "fault", "nightly_part": "fault",
+           "layer_runs": sum(1 for r in runs if "chunk" in r and not (r.get("verdict") == "error" and "check" in r)),
+           "seconds": 0}
+    if not caught and not ran:
+        # No part of the plan ran a chunk that reported: the fault was not looked for,
+        # which is not a miss (and never a pass) — an error of the night.
+        row.update(verdict="error", failure=f"NOT CHECKED: fault {fault}: no part of {structure}'s plan ran a "
+                                            "chunk that reported")
+    elif not caught:
+        row.update(verdict="fail", failure=f"MISSED: fault {fault} was on in every part of {structure}'s plan, "
+                                           "and no part's run rejected the code")
+    elif missed:
+        row.update(verdict="fail", failure=f"MISSED by a layer the catalogue says must catch it: {fault} "
+                                           f"({', '.join(missed)})")
+    else:
+        row.update(verdict="pass", caught_by={p: round(x, 3) for p, x in caught.items()})
+    return row
+
+
+def write_reports(files):
+    """Writes every (path, text) of `files` whole or none of them: each to a temporary
+    file first, then all renamed; if any cannot be written, none is left (and OSError
+    is raised). So a JUnit never stands beside a JSON that could not be written."""
+    done = []
+    try:
+        for path, text in files:
+            tmp = f"{path}.{os.getpid()}.tmp"
+            done.append((tmp, path))
+            with open(tmp, "w") as out:
+                out.write(text)
+        for tmp, path in done:
+            os.replace(tmp, path)
+    except OSError:
+        for tmp, path in done:
+            for f in (tmp, path):
+                if os.path.exists(f):
+                    os.unlink(f)
+        raise
+
+
 def describe_status(status):
     return f"exit {status}" + (f" (killed by signal {status - 128})" if status > 128 else "")
 
@@ -87,6 +155,8 @@ def command_runs(path, status, base):
 
 def testcase_name(run):
     """The JUnit testcase name of a run, as the runners name theirs (report.hpp's write_junit)."""
+    if str(run.get("check", "")).startswith("verify"):  # lfcheck verify (its "scenario" is a failing one)
+        return run["check"]
     if "layer" in run:  # lin: the layer (a stress layer's: and its workload)
         return run["layer"] + (f".{run['workload']}" if "workload" in run else "")
     if "scenario" in run:  # model
@@ -98,10 +168,75 @@ def cdata(text):
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
+# What tells two runs of one report apart (lfcheck merge's identity of a run: two
+# records that agree on these are the same run): a report's JUnit names runs that share
+# a classname and label by the fields of these in which they differ.
+IDENTITY = ("structure", "layer", "scenario", "workload", "scheduler", "bound", "depth", "fault", "seed", "threads",
+            "shard", "sanitizer", "nightly_part", "chunk", "correct_code", "check", "verify_bound")
+BODY_LIMIT = 64 * 1024   # a failure body's bytes at most (a file's last ones)
+
+
+def classname(run):
+    """A run's JUnit classname: its structure, and a nightly's part and chunk."""
+    name = str(run.get("structure", ""))
+    if "nightly_part" in run:
+        name += f".{run['nightly_part']}" + (f".{run['chunk']}" if "chunk" in run else "")
+    return name
+
+
+def testcase_names(runs):
+    """(classname, name) of each run, unique in the report: the run's label
+    (testcase_name), then the IDENTITY fields in which runs of one label differ
+    ("w sanitizer=address"), then #2, #3, ... for runs that are the same run twice."""
+    base = [(classname(r), testcase_name(r)) for r in runs]
+    groups = {}
+    for i, key in enumerate(base):
+        groups.setdefault(key, []).append(i)
+    names = list(base)
+    for key, members in groups.items():
+        if len(members) < 2:
+            continue
+        differing = [k for k in IDENTITY if len({json.dumps(runs[i].get(k)) for i in members}) > 1]
+        seen = {}
+        for i in members:
+            name = key[1] + "".join(f" {k}={runs[i][k]}" for k in differing if k in runs[i])
+            seen[name] = seen.get(name, 0) + 1
+            names[i] = (key[0], name + (f" #{seen[name]}" if seen[name] > 1 else ""))
+    return names
+
+
+def read_tail(path, limit=BODY_LIMIT):
+    """The last `limit` bytes of a file (saying what was left out), or None."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - limit))
+            text = f.read().decode("utf-8", "replace")
+        return (f"[... the first {size - limit} bytes of {path} left out]\n" if size > limit else "") + text
+    except OSError:
+        return None
+
+
+def failure_body(run):
+    """A failing or erring run's JUnit body from the record itself: its replay line and
+    artifact paths, and its table (else its sanitizer report, else its history) as the
+    file holds it now."""
+    lines = [f"{k}: {run[k]}" for k in ("scenario", "replay", "trace", "table", "history", "report") if run.get(k)
+             and (k != "scenario" or "layer" in run)]   # (a lin run's scenario: its shrunk failing one)
+    for k in ("table", "report", "history"):
+        text = read_tail(run[k]) if run.get(k) else None
+        if text is not None:
+            lines.append(f"\n{text}")
+            break
+    return "\n".join(lines)
+
+
 def junit(runs, suite, details=None):
-    """JUnit XML of `runs`: one testcase per run; a failing run's <failure>, an error's
-    <error>, with the run's failure as the message and details(run) (text or None) as
-    the body."""
+    """JUnit XML of `runs`: one testcase per run, named apart from every other
+    (testcase_names); a failing run's <failure>, an error's <error>, with the run's
+    failure as the message and as the body details(run) (text or None), else the run's
+    own artifacts (failure_body)."""
     bad = {"fail": "failure", "error": "error"}
     failures = sum(r.get("verdict") == "fail" for r in runs)
     errors = sum(r.get("verdict") not in ("pass", "fail") for r in runs)
@@ -109,12 +244,12 @@ def junit(runs, suite, details=None):
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n',
            f'<testsuite name={quoteattr(suite)} tests="{len(runs)}" failures="{failures}" errors="{errors}" '
            f'time="{total:.3f}">\n']
-    for r in runs:
-        out.append(f'  <testcase classname={quoteattr(str(r.get("structure", "")))} '
-                   f'name={quoteattr(testcase_name(r))} time="{float(r.get("seconds", 0) or 0):.3f}">')
+    for r, (cls, name) in zip(runs, testcase_names(runs)):
+        out.append(f'  <testcase classname={quoteattr(cls)} '
+                   f'name={quoteattr(name)} time="{float(r.get("seconds", 0) or 0):.3f}">')
         if r.get("verdict") != "pass":
             element = bad.get(r.get("verdict"), "error")
-            body = (details(r) if details else None) or ""
+            body = (details(r) if details else None) or failure_body(r)
             out.append(f'\n    <{element} message={quoteattr(str(r.get("failure", r.get("verdict"))))}>'
                        f'{cdata(body) if body else ""}</{element}>\n  ')
         out.append("</testcase>\n")

@@ -21,6 +21,10 @@ struct BoundedQueueSpec {
   static rc::Gen<Call> gen_call(lfcheck::spec::Slot) {
     return rc::gen::oneOf(rc::gen::construct<Call>(rc::gen::just(true), rc::gen::inRange(1, 10)), rc::gen::just(Call{false, 0}));
   }
+  // lfcheck verify: the calls (alphabet), and a push's value, which the queue never looks at.
+  static std::vector<Call> alphabet(lfcheck::spec::Slot) { return {{true, 1}, {false, 0}}; }
+  static unsigned value_of(Call c) { return c.push ? unsigned(c.value) : 0; }
+  static Call with_value(Call c, std::uint32_t v) { return {c.push, int(v)}; }
   template <class Sync> struct Subject {
     BoundedQueue<int, 2, Sync> queue;
     Result run(Call c, unsigned) { int v = 0; return c.push ? Result{queue.push(c.value), 0} : Result{queue.pop(v), v}; }

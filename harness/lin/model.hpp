@@ -99,6 +99,7 @@ inline LinOutcome to_lin_outcome(const ModelOutcome& m, const char* scheduler) {
   out.exhaustive = m.whole_space && !m.no_shared_access;  // a search of nothing proves nothing
   out.no_shared_access = m.no_shared_access;
   out.interrupted = m.stopped == Stop::interrupt;
+  out.stopped = m.stopped == Stop::limit ? "limit" : m.stopped == Stop::budget ? "budget" : out.interrupted ? "interrupt" : "";
   if (m.result == rl::test_result_success) return out;
   out.failed = true;
   out.history = m.history;

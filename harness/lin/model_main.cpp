@@ -10,6 +10,7 @@
 #include "harness/cli/interrupt.hpp"
 #include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/lin_registry.hpp"
+#include "harness/lin/model_failure.hpp"
 #include "harness/model/failure_report.hpp"
 #include "harness/report/replay_file.hpp"
 #include "harness/report/report.hpp"
@@ -94,18 +95,10 @@ std::string report(const LinEntry& e, const Options& o, const LinSummary& sum, s
               static_cast<unsigned long long>(sum.failing_index), static_cast<unsigned long long>(o.lin.seed),
               sum.first_failure_seconds, static_cast<unsigned long long>(sum.shrink_runs), sum.scenario.c_str(),
               out.table.c_str());
-  ReplayFile replay;
-  replay.set("layer", "lin-model").set("structure", e.structure).set("fault", o.fault);
-  replay.set("scheduler", out.scheduler).set("bound", std::to_string(o.lin.bound));
-  replay.set("load_depth", std::to_string(o.lin.load_depth)).set("depth", std::to_string(o.lin.pct_depth));
-  replay.set("state", out.state).set("scenario", sum.encoded).set("failure", out.failure);
   std::string stem = "lin." + e.structure + "." + out.scheduler;
   if (!o.fault.empty()) stem += "." + std::string(fault_short_name(o.fault));
-  if (!out.history.empty()) {
-    artifacts = write_model_failure(out.history, static_cast<int>(kMaxThreads),
-                                    "lin " + e.structure + ": " + out.failure, o.artifacts, stem, replay, o.history)
-                    .stem;
-  }
+  artifacts = save_lin_model_failure(out, {e.structure, o.fault, sum.encoded, o.lin.bound, o.lin.load_depth,
+                                           o.lin.pct_depth, o.artifacts, stem, o.history});
   return sum.scenario + "\n" + out.table;
 }
 
@@ -215,19 +208,11 @@ int main_impl(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return cli::kPass;
   }
-  if (positional.size() > 1) cli::usage_error(p.program(), "at most one structure name");
+  o.structure = named_spec(p.program(), positional);
   if (!o.replay.empty()) return replay_main(o, p.program());
 
   std::set<std::string> names;
   for (auto& e : lin_registry()) names.insert(e.structure);
-  if (!positional.empty()) {
-    o.structure = positional[0];
-    if (!names.count(o.structure)) {
-      std::string known;
-      for (auto& n : names) known += (known.empty() ? "" : ", ") + n;
-      cli::usage_error(p.program(), "no spec for structure '" + o.structure + "' (known: " + known + ")");
-    }
-  }
   if (o.list) {
     for (auto& n : names) std::printf("%s\n", n.c_str());
     return cli::kPass;
@@ -324,4 +309,8 @@ int main_impl(int argc, char** argv) {
 }  // namespace
 }  // namespace lfcheck::lin
 
-int main(int argc, char** argv) { return lfcheck::lin::main_impl(argc, argv); }
+int main(int argc, char** argv) {
+  // `lfcheck-lin-model verify NAME ...` is lfcheck verify (harness/lin/verify_main.cpp).
+  if (argc >= 2 && std::string(argv[1]) == "verify") return lfcheck::lin::verify_main(argc - 1, argv + 1);
+  return lfcheck::lin::main_impl(argc, argv);
+}

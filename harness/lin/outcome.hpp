@@ -47,6 +47,9 @@ struct LinOutcome {
   std::string scheduler;    // model: which scheduler found it ("pct", "random", "dpor", "bound")
   std::string state;        // model: Relacy's state of the failing execution (replay)
   bool interrupted = false; // the command was interrupted during the run (harness/cli/interrupt.hpp)
+  // model: why a search ended before its scheduler did ("limit": its execution limit,
+  // "budget": a deadline, "interrupt"), "" when it did not stop early.
+  std::string stopped;
   // A relaxed spec (lin/relaxed.hpp): the largest out_of_order over the linearizations
   // its accepted executions were given; -1 when not measured (a strict spec).
   int worst_out_of_order = -1;

@@ -209,7 +209,23 @@ struct LinScenariosWorkload {
 // the whole history is checked in real-time order (lin/search_real_time.hpp), then
 // the next history starts on a new Subject. A spec may name a HistorySpec, an
 // instance sized for histories this long (specs/treiber_spec.hpp).
+//
+// A HistorySpec that declares its collection type and with_value (lin/collection.hpp)
+// is checked by the type's polynomial monitor (lin/monitor.hpp), so its histories are
+// kCollectionHistoryCalls long (at most the --ops budget): each thread cycles through
+// kCollectionDraws calls the spec's generator made for the history, and every call gets
+// with_value(call, its serial number), so every inserted value is distinct (the
+// monitors' data independence; a history with a value inserted twice is searched). The
+// threads beat the hang watchdog every kBeatCalls calls: such a round is longer than the
+// watchdog's window.
 constexpr std::uint64_t kHistoryCalls = 10000;
+constexpr std::uint64_t kCollectionHistoryCalls = 100000;
+constexpr std::uint64_t kCollectionDraws = 512;
+constexpr std::uint64_t kBeatCalls = 4096;
+
+// Whether lin.history checks spec S's histories with its collection monitor.
+template <class S>
+concept monitored_history = HasCollection<S> && HasWithValue<S>;
 
 template <class S>
 struct history_spec { using type = S; };
@@ -228,7 +244,12 @@ struct LinHistoryWorkload {
   using S = typename history_spec<Outer>::type;
   static void run(StressRun& run, const spec::SubjectPort<S>& port) {
     const unsigned n = run.options().threads;
-    const std::uint64_t per_thread = (kHistoryCalls + n - 1) / n;
+    constexpr bool monitored = monitored_history<S>;
+    const std::uint64_t ops_budget = run.options().ops;
+    const std::uint64_t history_calls =
+        monitored ? std::min(kCollectionHistoryCalls, ops_budget ? ops_budget : kCollectionHistoryCalls) : kHistoryCalls;
+    const std::uint64_t per_thread = (history_calls + n - 1) / n;
+    const std::uint64_t draws = monitored ? std::min(per_thread, kCollectionDraws) : per_thread;
     using Subject = spec::PortedSubject<S>;
     // Declared first, so destroyed last: after the last Subject (spec_hooks.hpp).
     const spec::ThreadScope<S> driver(spec::kDriverThread);
@@ -236,7 +257,7 @@ struct LinHistoryWorkload {
     auto subject = std::make_unique<Subject>(port);
     std::vector<std::vector<typename S::Call>> calls(n);
     std::vector<std::vector<Operation<S>>> done(n);
-    std::uint64_t history = 0, checked = 0;
+    std::uint64_t history = 0, checked = 0, check_us = 0, monitored_histories = 0, searched_histories = 0;
     int worst_out_of_order = -1;  // a relaxed spec's, over every history checked
     // The calls of history h, thread t: a pure function of (seed, h, t).
     auto prepare = [&] {
@@ -246,7 +267,17 @@ struct LinHistoryWorkload {
         done[t].clear();
         done[t].reserve(per_thread);
         rc::Random random(rc::Random::Key{run.options().seed, history, t, 0x6869737472ull});
-        for (std::uint64_t i = 0; i < per_thread; ++i) calls[t].push_back(gen(random.split(), rc::kNominalSize).value());
+        for (std::uint64_t i = 0; i < draws; ++i) calls[t].push_back(gen(random.split(), rc::kNominalSize).value());
+      }
+    };
+    // The call thread t makes i-th in this history.
+    auto call_of = [&](unsigned t, std::uint64_t i) {
+      if constexpr (monitored) {
+        // The serial number: distinct over the history's calls (thread t's i-th is t + n*i + 1).
+        const auto serial = static_cast<std::uint32_t>(t + static_cast<std::uint64_t>(n) * i + 1);
+        return S::with_value(calls[t][i % draws], serial);
+      } else {
+        return calls[t][i];
       }
     };
     HistoryPacing<S> pacing;  // used only when the spec opts in (harness/lin/history_pacing.hpp)
@@ -254,13 +285,14 @@ struct LinHistoryWorkload {
     if constexpr (paced_history<S>) pacing.start_round(n);
     auto op = [&](unsigned t, std::mt19937_64&) {
       Operation<S> rec;
-      rec.call = calls[t][done[t].size()];
+      rec.call = call_of(t, done[t].size());
       rec.thread = t;
       if constexpr (paced_history<S>) pacing.before(t, rec.call);
       rec.result = stamped([&] { return subject->run(rec.call, t); }, rec.invoke, rec.response);
       if constexpr (paced_history<S>) pacing.after(t, rec.call, rec.result, run.last_of_round(t));
       done[t].push_back(rec);
       run.describe(t, "call", static_cast<std::uint64_t>(done[t].size()), 0);
+      if (monitored && done[t].size() % kBeatCalls == 0) run.heartbeat();  // a long round is progress too
     };
     auto at_quiescence = [&] {
       if (const char* broken = subject->check_invariants()) return run.fail(std::string("check_invariants: ") + broken);
@@ -268,9 +300,22 @@ struct LinHistoryWorkload {
       h.order = Order::real_time;
       for (auto& d : done) h.ops.insert(h.ops.end(), d.begin(), d.end());
       const Budget budget{20'000'000, 60};
-      const StressRun::BoundedWork checking(run, budget.max_seconds);  // the check beats no heartbeat
-      const Report report = check(h, budget);
+      const auto check_start = std::chrono::steady_clock::now();
+      const Report report = [&] {
+        const StressRun::BoundedWork checking(run, budget.max_seconds);  // the check beats no heartbeat
+        return check(h, budget);
+      }();
+      check_us += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - check_start).count());
       checked += h.ops.size();
+      if (report.algorithm == "search") {
+        ++searched_histories;
+        if (monitored && searched_histories == 1)  // the monitor declined: say why, once
+          std::printf("\nlin %s (real threads, %s): history %llu was searched, not monitored: %s\n", S::name,
+                      kSanitizerName, static_cast<unsigned long long>(history), report.note.c_str());
+      } else {
+        ++monitored_histories;
+      }
       if constexpr (HasOutOfOrder<S>) {
         const OutOfOrder o = worst_out_of_order(h, report);
         if (o.measured) worst_out_of_order = std::max(worst_out_of_order, static_cast<int>(o.worst));
@@ -290,6 +335,9 @@ struct LinHistoryWorkload {
     run.run_rounds(op, at_quiescence, per_thread);
     run.note("histories", history);
     run.note("calls_checked", checked);
+    run.note("check_ms", check_us / 1000);
+    run.note("histories_monitored", monitored_histories);
+    run.note("histories_searched", searched_histories);
     note_out_of_order<S>(run, worst_out_of_order);
     if constexpr (paced_history<S>) run.note("most_queued", static_cast<std::uint64_t>(pacing.most_queued()));
   }
@@ -315,7 +363,9 @@ struct LinStressRegistrar {
     if constexpr (long_histories_on<S>)
       stress_registry().push_back(
           {S::name, "lin.history",
-           "linearizability of 10,000-call histories on real threads, in real-time order",
+           monitored_history<typename history_spec<S>::type>
+               ? "linearizability of 100,000-call histories on real threads, in real-time order (the collection monitor)"
+               : "linearizability of 10,000-call histories on real threads, in real-time order",
            [](StressRun& run, std::string_view fault) {
              using H = typename history_spec<S>::type;
              const spec::SubjectPort<H>* port = nullptr;

@@ -16,6 +16,7 @@
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
 #include "harness/cli/interrupt.hpp"
+#include "harness/model/dpor_bounds.hpp"
 #include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/report/failure_views.hpp"
 #include "harness/report/steps.hpp"
@@ -341,6 +342,10 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     // k and the executions that ran past it (PCT's guarantee covers executions of at most k steps).
     r.num("depth", o.depth).num("pct_steps", outcome.pct_steps).num("longer_than_pct_steps", outcome.pct_longer_than_steps);
     if (outcome.failed_in_calibration) r.str("failed_in", "calibration (depth 1)");
+    // The depth-1 executions that measured k before sampling, counted in "iterations"
+    // too: a run that sampled all it was asked ran exactly that many beyond them.
+    if (passed && !budget_stop && outcome.stopped == Stop::none && outcome.executions >= request.iterations)
+      r.num("calibration_executions", outcome.executions - request.iterations);
   }
   r.set_verdict(budget_stop || no_work ? Verdict::error : passed ? Verdict::pass : Verdict::fail).real("seconds", seconds);
   if (request.collect_outcomes) {

@@ -14,15 +14,20 @@
 //    is the unsliced run's execution of the same number.
 //  - fold_slices(items, results) gives one record per run, in run order: a run
 //    whose slices all finished and passed is one pass with the slices' iterations
-//    and seconds summed; a run with a failing slice is that slice's record (the
-//    first failing slice in plan order) with the iterations of every finished
-//    slice of the run summed — the executions that ran; else a slice that could
+//    and seconds summed (PCT: also their executions longer than k and, where every
+//    slice says it, their calibration executions — each slice calibrates on its own,
+//    so a sliced run's iterations are the unsliced run's plus 8 per further slice,
+//    and its calibration_executions say how many; k the largest of the slices');
+//    a run with a failing slice is that slice's record (the first failing slice in
+//    plan order) with the same sums over every finished slice of the run — the
+//    executions that ran; else a slice that could
 //    not check its work (verdict error) makes the run's record; a run with no failure
 //    but a slice not run to its end (stopped by the first failure elsewhere) has
 //    no record, like an unsliced run that was stopped.
 // Cost: one fork per slice under --jobs N (the parent's pages shared).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -77,6 +82,18 @@ inline void set_field(RunRecord& r, const std::string& key, const std::string& j
     }
   r.fields.emplace_back(key, json_value);
 }
+inline void erase_field(RunRecord& r, const std::string& key) {
+  for (auto it = r.fields.begin(); it != r.fields.end(); ++it)
+    if (it->first == key) {
+      r.fields.erase(it);
+      return;
+    }
+}
+
+inline std::uint64_t count_field(const RunRecord& r, const std::string& key) {
+  const std::string v = r.get(key);
+  return v.empty() ? 0 : std::stoull(v);
+}
 }  // namespace detail
 
 template <class Entry>
@@ -85,6 +102,8 @@ std::vector<std::optional<RunRecord>> fold_slices(const std::vector<PlanItem<Ent
                                                   std::size_t runs) {
   struct Sum {
     std::uint64_t iterations = 0;
+    std::uint64_t longer = 0, calibration = 0, pct_steps = 0;  // pct (issue 46)
+    bool calibration_known = true;  // every finished PCT slice said its calibration executions
     double seconds = 0;
     std::size_t slices = 0, finished = 0;
     std::optional<RunRecord> first_fail, first_error, first_done;
@@ -97,6 +116,10 @@ std::vector<std::optional<RunRecord>> fold_slices(const std::vector<PlanItem<Ent
     RunRecord& r = *results[i];
     ++s.finished;
     s.iterations += std::stoull(r.get("iterations").empty() ? "0" : r.get("iterations"));
+    s.longer += detail::count_field(r, "longer_than_pct_steps");
+    s.pct_steps = std::max(s.pct_steps, detail::count_field(r, "pct_steps"));
+    if (r.get("calibration_executions").empty()) s.calibration_known = false;
+    s.calibration += detail::count_field(r, "calibration_executions");
     s.seconds += std::stod(r.get("seconds").empty() ? "0" : r.get("seconds"));
     if (r.verdict == Verdict::fail) {
       if (!s.first_fail) s.first_fail = std::move(r);
@@ -119,6 +142,12 @@ std::vector<std::optional<RunRecord>> fold_slices(const std::vector<PlanItem<Ent
       std::snprintf(secs, sizeof secs, "%.3f", s.seconds);
       detail::set_field(*rec, "seconds", secs);
       detail::set_field(*rec, "slices", std::to_string(s.finished));
+      if (!rec->get("pct_steps").empty()) {
+        detail::set_field(*rec, "pct_steps", std::to_string(s.pct_steps));
+        detail::set_field(*rec, "longer_than_pct_steps", std::to_string(s.longer));
+        if (s.calibration_known) detail::set_field(*rec, "calibration_executions", std::to_string(s.calibration));
+        else detail::erase_field(*rec, "calibration_executions");  // not a count of every slice's
+      }
     }
     out[r] = std::move(rec);
   }

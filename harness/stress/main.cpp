@@ -634,7 +634,10 @@ void on_workload_hang(const char* what) {
 }
 
 // The hang watchdog: a deadlock, a lost wake-up or a livelock stops the rounds;
-// it reports the run as a HANG when no round completed for --hang-seconds.
+// it reports the run as a HANG when no round completed for --hang-seconds. A
+// linearizability check (StressRun::BoundedWork) is no round either: within its bound
+// it is waited for, and one still running --hang-seconds past it ends the run as
+// LINEARIZABILITY UNKNOWN (exit 1, not a rejection), never as a HANG.
 class HangWatchdog {
  public:
   HangWatchdog(const Options& o, const StressEntry& e, const StressRun& run,
@@ -655,8 +658,14 @@ class HangWatchdog {
           last = now_beats;
           since = now;
         } else if (std::chrono::duration<double>(now - since).count() > o.hang_seconds) {
-          char what[96];
-          std::snprintf(what, sizeof what, "HANG (no round completed for %g s)", o.hang_seconds);
+          char what[200];
+          if (run.bounded_work_overran())  // the checker overran, not the code under test: no verdict
+            std::snprintf(what, sizeof what,
+                          "LINEARIZABILITY UNKNOWN: a check ran past its budget and %g s more without deciding "
+                          "(the checker was running, not the code under test)",
+                          o.hang_seconds);
+          else
+            std::snprintf(what, sizeof what, "HANG (no round completed for %g s)", o.hang_seconds);
           report_hang_and_exit(what);
         }
       }

@@ -296,8 +296,10 @@ class StressRun {
   // check, which its budget's seconds stop. For up to `seconds` from now, the hang
   // watchdog does not count the silence as no progress (a check of a long history
   // under a 5 s window was reported as a HANG while it was still deciding); after
-  // that it counts again, so work that overruns its bound is still a HANG. Set on
-  // this run and the runs it beats for (the outer run's watchdog reads its own).
+  // that it counts again, and work still running --hang-seconds past its bound ends
+  // the run as LINEARIZABILITY UNKNOWN, never as a HANG: the code under test was not
+  // running, the checker was. Set on this run and the runs it beats for (the outer
+  // run's watchdog reads its own).
   class BoundedWork {
    public:
     BoundedWork(StressRun& run, double seconds) : run_(run) {
@@ -321,6 +323,13 @@ class StressRun {
     // Relaxed: a deadline read only to time the watchdog (pairs with no store in particular).
     const std::int64_t until = quiet_until_.load(std::memory_order_relaxed);
     return until != 0 && std::chrono::steady_clock::now().time_since_epoch().count() < until;
+  }
+  // Whether bounded work is still running past its window (the hang watchdog: such a
+  // silence is the checker's, not the code's).
+  bool bounded_work_overran() const {
+    // Relaxed: a deadline read only to time the watchdog (pairs with no store in particular).
+    const std::int64_t until = quiet_until_.load(std::memory_order_relaxed);
+    return until != 0 && std::chrono::steady_clock::now().time_since_epoch().count() >= until;
   }
   // Workloads that count other units (litmus executions) report them here.
   void set_ops_done(std::uint64_t n, const char* unit) {

@@ -11,6 +11,7 @@
 // Cost: O(n log n) (the time line) plus O(n) expected (one hash map of values).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,7 @@ struct CollectionHistory {
   std::uint32_t slots = 0;
   std::vector<ValueOps> values;
   std::vector<std::uint32_t> empties;  // remove_empty operations
+  std::vector<std::uint32_t> no_effect;  // operations that touch nothing: not given to a monitor
 
   // The value's insert and remove as the ordered monitors see them (Lee & Mathur's
   // simplification: an insert takes effect before every other operation of its value, so
@@ -91,8 +93,8 @@ requires HasCollection<S> Collected collect(const History<S>& h) {
       out.answer = does_not_apply(op_ref(i) + " is not a " + type + " operation");
       return out;
     }
-    if (a.kind == Abstract::remove_empty) {
-      c.empties.push_back(i);
+    if (a.kind == Abstract::remove_empty || a.kind == Abstract::no_effect) {
+      (a.kind == Abstract::remove_empty ? c.empties : c.no_effect).push_back(i);
       continue;
     }
     ValueOps& v = value_of(a.value);
@@ -154,6 +156,36 @@ requires HasCollection<S> Collected collect(const History<S>& h) {
     }
   }
   return out;
+}
+
+// Puts the operations that touch nothing (no_effect) into `order`, a linearization of the
+// others: each before the first operation from which on none returned before it was
+// invoked. No operation before that place is one it precedes (it would precede the
+// operation that returned earlier, which the linearization puts before it), so the order
+// stays a linearization. Cost: O((n + k) log k).
+inline void place_no_effect(const CollectionHistory& c, std::vector<std::uint32_t>& order) {
+  if (c.no_effect.empty()) return;
+  // earliest_response[k]: the first response among order[k..] (its slot).
+  std::vector<std::uint32_t> earliest_response(order.size() + 1, UINT32_MAX);
+  for (std::size_t k = order.size(); k-- > 0;)
+    earliest_response[k] = std::min(earliest_response[k + 1], c.span[order[k]].hi);
+  std::vector<std::pair<std::size_t, std::uint32_t>> at;  // (place, operation)
+  for (std::uint32_t x : c.no_effect)
+    at.emplace_back(static_cast<std::size_t>(std::lower_bound(earliest_response.begin(), earliest_response.end() - 1,
+                                                              c.span[x].lo) -
+                                             earliest_response.begin()),
+                    x);
+  std::sort(at.begin(), at.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : c.span[a.second].lo < c.span[b.second].lo;
+  });
+  std::vector<std::uint32_t> merged;
+  merged.reserve(order.size() + at.size());
+  std::size_t next = 0;
+  for (std::size_t k = 0; k <= order.size(); ++k) {
+    for (; next < at.size() && at[next].first == k; ++next) merged.push_back(at[next].second);
+    if (k < order.size()) merged.push_back(order[k]);
+  }
+  order = std::move(merged);
 }
 
 }  // namespace lfcheck::lin::monitors

@@ -25,7 +25,8 @@ namespace lfcheck::lin::examples {
 
 using Rng = std::mt19937_64;
 
-inline std::uint64_t hash_ints(const std::vector<int>& v) {
+template <class Ints>  // a vector, deque or multiset of ints
+std::uint64_t hash_ints(const Ints& v) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (int x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 0x100000001b3ull;
   return h;

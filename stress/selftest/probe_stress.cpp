@@ -36,6 +36,11 @@
 //               (fail); its seeded fault probe_relaxed.window_4 takes any of the 4
 //               oldest, beyond the bound (fail). Its empty() is exempt. probe_relaxed_lifo:
 //               the same for a stack that pops any of the 3 newest (issue 30);
+//   probe_rare_stack  a stack (a mutex and a vector, each call atomic) that declares its
+//               collection type and with_value, so lin.history checks its 100,000-call
+//               histories with the stack monitor: probe_rare_stack is correct (pass);
+//               probe_rare_stack_gives_up's pop, every 256th time in a thread that it
+//               finds values, says "empty" (fail: the monitor must see it);
 //   probe_slow_check  a quiescent check that beats no heartbeat: within its
 //               bound (StressRun::BoundedWork) it is no HANG; past it, it is one;
 //   probe_uninstrumented  thread 1 frees, through a shared object built without
@@ -57,6 +62,7 @@
 #include <rapidcheck.h>
 
 #include "harness/lin_registry.hpp"
+#include "lin/collection.hpp"
 #include "harness/model_registry.hpp"
 #include "harness/scenario.hpp"
 #include "harness/stress_registry.hpp"
@@ -462,6 +468,65 @@ struct ProbeRelaxedLifoSpec : ProbeRelaxedBase {
 LFCHECK_LIN(ProbeRelaxedSpec);
 LFCHECK_LIN(ProbeRelaxedStrictSpec);
 LFCHECK_LIN(ProbeRelaxedLifoSpec);
+
+// A stack whose pop may give up (see the top): values 1..9 from the generator.
+template <bool kGivesUp>
+struct ProbeRareStackSpec {
+  static constexpr const char* name = kGivesUp ? "probe_rare_stack_gives_up" : "probe_rare_stack";
+  struct Call {
+    bool push = false;
+    int value = 0;
+  };
+  struct Result {
+    bool ok = false;
+    int value = 0;
+    bool operator==(const Result&) const = default;
+  };
+  using State = std::vector<int>;  // top last
+  static State initial() { return {}; }
+  static Result apply(State& s, const Call& c) {
+    if (c.push) return s.push_back(c.value), Result{true, 0};
+    if (s.empty()) return {false, 0};
+    const int v = s.back();
+    s.pop_back();
+    return {true, v};
+  }
+  static std::string show(const Call& c) { return c.push ? "push(" + std::to_string(c.value) + ")" : "pop()"; }
+  static std::string show(const Result& r) { return r.ok ? (r.value ? std::to_string(r.value) : "true") : "empty"; }
+  static rc::Gen<Call> gen_call(spec::Slot) {
+    return rc::gen::oneOf(rc::gen::construct<Call>(rc::gen::just(true), rc::gen::inRange(1, 10)),
+                          rc::gen::just(Call{false, 0}));
+  }
+  static constexpr lin::Collection collection = lin::Collection::stack;
+  static lin::Abstract abstract(const Call& c, const Result& r) {
+    if (c.push) return {lin::Abstract::insert, static_cast<std::uint32_t>(c.value)};
+    return r.ok ? lin::Abstract{lin::Abstract::remove, static_cast<std::uint32_t>(r.value)}
+                : lin::Abstract{lin::Abstract::remove_empty, 0};
+  }
+  static Call with_value(Call c, std::uint32_t v) {
+    if (c.push) c.value = static_cast<int>(v);
+    return c;
+  }
+  struct Subject {
+    std::mutex mutex;
+    std::vector<int> items;
+    static inline thread_local unsigned pops = 0;  // this thread's pops that found values
+    Result run(const Call& c, unsigned) {
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (c.push) return items.push_back(c.value), Result{true, 0};
+      if (items.empty()) return {false, 0};
+      if (kGivesUp && ++pops % 256 == 0) return {false, 0};  // the bug: "empty" while values are held
+      const int v = items.back();
+      items.pop_back();
+      return {true, v};
+    }
+  };
+};
+using ProbeRareStack = ProbeRareStackSpec<false>;
+using ProbeRareStackGivesUp = ProbeRareStackSpec<true>;
+LFCHECK_LIN(ProbeRareStack);
+LFCHECK_LIN(ProbeRareStackGivesUp);
+
 
 LFCHECK_STRESS(ProbeIdleFault, Idle);
 LFCHECK_STRESS(ProbeCrashFault, Crash);
