@@ -16,7 +16,7 @@
 #include "harness/lin/model_failure.hpp"
 #include "harness/lin/verify_runner.hpp"
 #include "harness/lin_registry.hpp"
-#include "harness/model/dpor_bounds.hpp"
+#include "harness/model/dpor/bounds.hpp"
 #include "harness/report/report.hpp"
 
 namespace lfcheck::lin {
@@ -195,7 +195,7 @@ RunRecord bound_record(const LinEntry& e, const Options& o, const BoundRun& run,
   r.num("no_shared_access_scenarios", run.no_access).num("ended_in_order", run.ended_in_order);
   r.num("executions", run.executions);
   r.num("dpor_executions", o.run.limits.executions).num("load_depth", o.run.limits.load_depth);
-  r.str("bounds", dpor_bounds(o.run.limits.load_depth));
+  r.str("bounds", lfcheck::model::dpor::bounds(o.run.limits.load_depth));
   if (o.run.shards > 1) r.str("shard", std::to_string(o.run.shard) + "/" + std::to_string(o.run.shards));
   if (!o.run.fault.empty()) r.str("fault", o.run.fault);
   // How far it got, in order: the scenarios of this part before the first that did not end.
@@ -338,7 +338,7 @@ RunRecord verify_ladder(const LinEntry& e, const Options& o) {
   if (!verified.empty()) r.str("verified_up_to", largest(verified));
   if (!unfinished.empty()) r.str("unfinished", unfinished);
   r.num("dpor_executions", o.run.limits.executions).num("load_depth", o.run.limits.load_depth);
-  r.str("bounds", dpor_bounds(o.run.limits.load_depth));
+  r.str("bounds", lfcheck::model::dpor::bounds(o.run.limits.load_depth));
   if (!o.run.fault.empty()) r.str("fault", o.run.fault);
   if (failing) {
     r.str("verify_bound", failing->bound.text());

@@ -16,7 +16,6 @@
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
 #include "harness/cli/interrupt.hpp"
-#include "harness/model/dpor_bounds.hpp"
 #include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/report/failure_views.hpp"
 #include "harness/report/steps.hpp"

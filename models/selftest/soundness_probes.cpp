@@ -253,9 +253,11 @@ struct GiveWayAsleepSpin : GiveWayAsleep<Sync, true> {
 // compare-exchange retry loop under a lock does) while the other thread waits for
 // that lock: Relacy runs the waiter into the lock, where it blocks and lets go of
 // the thread it held back, and the holder goes on. Found by lin.model.timers (a
-// timer's run_due retrying under the worker's lock while reset() waits for it):
-// DPOR kept the waiter out of the lock and still counted it as holding the
-// spinner back, and ended the execution as a false LIVELOCK.
+// timer's run_due retrying under the worker's lock while reset() waits for it)
+// while DPOR tried Relacy's yield priorities: it kept the waiter out of the lock,
+// still counted it as holding the spinner back, and ended the execution as a
+// false LIVELOCK. DPOR's own give-way lets the spinner run where no other thread
+// can; the probe keeps any rule to that.
 template <class Sync, SoundnessFault F>
 struct GiveWayUnderLock : ScenarioBase {
   static constexpr const char* name = "giveway_under_lock";
