@@ -202,7 +202,9 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     // write it read (awaits.hpp); one that did gives way — the thread runs again
     // only after another thread has taken a step (else a retry loop that writes
     // would be explored spinning forever). Relacy's tree searches hold a yielder
-    // longer, until every other live thread has stepped: DPOR explores a superset.
+    // by their yield priorities instead, and the two rules are not equivalent: the
+    // DPOR fuzzer finds outcomes of the full search that DPOR misses here (the open
+    // finding of issue 43, docs/model.md; every verdict's bounds say so).
     if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
