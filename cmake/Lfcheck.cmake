@@ -44,7 +44,9 @@ include_guard(GLOBAL)
 if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../harness/model/run.cpp)
   get_filename_component(_lfcheck_data ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
   set(_lfcheck_driver ${_lfcheck_data}/lfcheck)
+  set(_lfcheck_installed OFF)
 else()
+  set(_lfcheck_installed ON)
   get_filename_component(_lfcheck_data ${CMAKE_CURRENT_LIST_DIR}/../../../share/lfcheck ABSOLUTE)
   get_filename_component(_lfcheck_driver ${CMAKE_CURRENT_LIST_DIR}/../../../bin/lfcheck ABSOLUTE)
 endif()
@@ -55,16 +57,34 @@ include(${CMAKE_CURRENT_LIST_DIR}/LfcheckFlags.cmake)
 set(LFCHECK_LAYERS "all" CACHE STRING "all | models | stress | bench (sanitizer sub-builds build only the stress layer)")
 set(LFCHECK_SANITIZER "none" CACHE STRING "none | thread | address (address also turns on UBSan)")
 set_property(CACHE LFCHECK_SANITIZER PROPERTY STRINGS none thread address)
+# An installed lfcheck has the stress runner built under each sanitizer where clang++ was
+# found when it was built (lfcheckConfig.cmake: lfcheck::stress_runner_thread, _address).
+set(_lfcheck_sanitizer_runners ON)
+if(_lfcheck_installed AND NOT (TARGET lfcheck::stress_runner_thread AND TARGET lfcheck::stress_runner_address))
+  set(_lfcheck_sanitizer_runners OFF)
+endif()
+set_property(GLOBAL PROPERTY LFCHECK_SANITIZER_RUNNERS ${_lfcheck_sanitizer_runners})
 if(NOT DEFINED LFCHECK_SANITIZER_SUBBUILDS)
   find_program(_lfcheck_clang NAMES clang++ clang++-14)
-  if(_lfcheck_clang AND LFCHECK_SANITIZER STREQUAL "none")
+  if(_lfcheck_clang AND LFCHECK_SANITIZER STREQUAL "none" AND _lfcheck_sanitizer_runners)
     set(_lfcheck_subbuilds_default ON)
   else()
     set(_lfcheck_subbuilds_default OFF)
+    if(_lfcheck_clang AND NOT _lfcheck_sanitizer_runners)
+      message(STATUS "lfcheck: no TSan/ASan stress layers: the installed lfcheck (${_lfcheck_data}) has no "
+                     "stress runner built under the sanitizers (it was built without clang++): "
+                     "build and install it again where clang++ is found")
+    endif()
   endif()
   option(LFCHECK_SANITIZER_SUBBUILDS "Also build the stress layer under TSan and ASan+UBSan (clang sub-builds)"
          ${_lfcheck_subbuilds_default})
 endif()
+# lfcheck's fast flags: the structures' registration objects and lfcheck's runners are
+# compiled with these after the project's own flags (so -O1 -g1 where the project says
+# -O2 -g): a third less compile time and memory, and no slower where the time goes (the
+# Relacy engine, lfcheck::model_runtime, keeps -O2). Empty: the project's flags alone.
+set(LFCHECK_COMPILE_OPTIONS "-O1;-g1" CACHE STRING
+    "compile options of lfcheck's targets in this build, after the project's flags (empty: the project's alone)")
 set(LFCHECK_TEST_SCALE 100 CACHE STRING "the ctest runs' budgets in percent of the defaults (stress --ops 400000, lin --scenarios 40); tests/run_examples.sh builds examples/ with 10")
 set(LFCHECK_SUBBUILD_CMAKE_ARGS "" CACHE STRING "extra -D options for the sanitizer sub-builds (a list)")
 
@@ -97,6 +117,7 @@ static const lfcheck::ProjectDirsRegistrar lfcheck_project_dirs_registrar{\"${CM
 ")
     add_library(lfcheck_project_dirs OBJECT ${CMAKE_BINARY_DIR}/lfcheck-project-dirs.cpp)
     target_link_libraries(lfcheck_project_dirs PRIVATE lfcheck::sync)
+    target_compile_options(lfcheck_project_dirs PRIVATE ${LFCHECK_COMPILE_OPTIONS})
   endif()
   set(links lfcheck_project_dirs)
   if(layer STREQUAL "model")
@@ -108,14 +129,19 @@ static const lfcheck::ProjectDirsRegistrar lfcheck_project_dirs_registrar{\"${CM
       get_property(data GLOBAL PROPERTY LFCHECK_DATA_DIR)
       add_library(lfcheck_sanitizer_defaults OBJECT ${data}/harness/stress/sanitizer_defaults.cpp)
       target_link_libraries(lfcheck_sanitizer_defaults PRIVATE lfcheck::stress)
+      target_compile_options(lfcheck_sanitizer_defaults PRIVATE ${LFCHECK_COMPILE_OPTIONS})
       lfcheck_sanitizer_defaults(lfcheck_sanitizer_defaults ${data}/sanitizer_configs)
     endif()
     # lfcheck's own build compiles the runner in this configuration; an installed
     # lfcheck has one build per sanitizer (lfcheck::stress_runner_none|thread|address).
     if(TARGET lfcheck::stress_runner)
       list(APPEND links lfcheck_sanitizer_defaults lfcheck::stress_runner)
-    else()
+    elseif(TARGET lfcheck::stress_runner_${LFCHECK_SANITIZER})
       list(APPEND links lfcheck_sanitizer_defaults lfcheck::stress_runner_${LFCHECK_SANITIZER})
+    else()
+      message(FATAL_ERROR "lfcheck: the installed lfcheck (${data}) has no stress runner built for "
+                          "LFCHECK_SANITIZER=${LFCHECK_SANITIZER} (it was built without clang++): build and install "
+                          "it again where clang++ is found, or configure with -DLFCHECK_SANITIZER_SUBBUILDS=OFF")
     endif()
   elseif(layer STREQUAL "props")
     list(APPEND links lfcheck::props_runner)
@@ -142,6 +168,7 @@ function(_lfcheck_objects target layer name sources libs)
     target_link_libraries(${target} PRIVATE lfcheck::${layer} ${libs})
   endif()
   target_compile_definitions(${target} PRIVATE LFCHECK_STRUCTURE="${name}")
+  target_compile_options(${target} PRIVATE ${LFCHECK_COMPILE_OPTIONS})
   set_property(GLOBAL APPEND PROPERTY LFCHECK_OBJECTS_${layer} ${target})
 endfunction()
 
@@ -452,13 +479,20 @@ endfunction()
 # project configured again in <build>/sanitizer-{thread,address}, stress layer only.
 function(_lfcheck_sanitizer_subbuilds)
   include(ExternalProject)
+  get_property(runners GLOBAL PROPERTY LFCHECK_SANITIZER_RUNNERS)
+  if(NOT runners)
+    get_property(data GLOBAL PROPERTY LFCHECK_DATA_DIR)
+    message(FATAL_ERROR "the sanitizer sub-builds need the stress runner built under TSan and ASan, which the "
+                        "installed lfcheck (${data}) has not (it was built without clang++): build and install "
+                        "it again where clang++ is found, or configure with -DLFCHECK_SANITIZER_SUBBUILDS=OFF")
+  endif()
   find_program(LFCHECK_CLANGXX NAMES clang++ clang++-14)
   if(NOT LFCHECK_CLANGXX)
     message(FATAL_ERROR "the sanitizer sub-builds need clang++ (Debian: clang, libclang-rt-14-dev); "
                         "or configure with -DLFCHECK_SANITIZER_SUBBUILDS=OFF")
   endif()
   set(forward "")
-  foreach(var CMAKE_PREFIX_PATH lfcheck_DIR CMAKE_CXX_COMPILER_LAUNCHER rapidcheck_DIR GTest_DIR)
+  foreach(var CMAKE_PREFIX_PATH lfcheck_DIR CMAKE_CXX_COMPILER_LAUNCHER rapidcheck_DIR GTest_DIR LFCHECK_BUILD_SELF)
     if(DEFINED ${var} AND NOT "${${var}}" STREQUAL "")
       string(REPLACE ";" "|" value "${${var}}")
       list(APPEND forward "-D${var}=${value}")

@@ -35,11 +35,13 @@ target_link_libraries(lfcheck_sync INTERFACE Threads::Threads)
 add_library(lfcheck_lin INTERFACE)
 target_link_libraries(lfcheck_lin INTERFACE lfcheck_sync)
 
-# Models need g++ and two flags (cmake/LfcheckFlags.cmake says why).
+# Models need g++ and two flags (cmake/LfcheckFlags.cmake says why). Their optimisation
+# level is the build's (LFCHECK_COMPILE_OPTIONS: -O1); only the Relacy engine the runners
+# share, lfcheck::model_runtime, is compiled at -O2 (cmake/LfcheckRunners.cmake).
 add_library(lfcheck_model INTERFACE)
 target_link_libraries(lfcheck_model INTERFACE lfcheck_lin rapidcheck)
 target_compile_options(lfcheck_model INTERFACE
-  $<$<CXX_COMPILER_ID:GNU>:-fno-sized-deallocation -fno-lifetime-dse -O2>)
+  $<$<CXX_COMPILER_ID:GNU>:-fno-sized-deallocation -fno-lifetime-dse>)
 
 add_library(lfcheck_stress INTERFACE)
 target_link_libraries(lfcheck_stress INTERFACE lfcheck_lin rapidcheck Threads::Threads)

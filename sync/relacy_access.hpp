@@ -37,12 +37,14 @@ enum class Op : std::uint8_t {
   unlock,         // mutex unlock
   wait,           // condition variable wait (releases and re-takes `other`, the mutex)
   notify,         // condition variable notify_one / notify_all
-  alloc,          // Sync::create / create_array: the new block (announced after it exists)
+  alloc,          // Sync::create / create_array: the new block (announced once Relacy's
+                  // allocator handed it out, before its constructor runs)
   free,           // Sync::destroy / destroy_array: the block about to be handed back to
                   // Relacy's allocator (size 0: the size its alloc announced); its
-                  // destructor has run, unless `other` is non-null (an array whose
-                  // elements' destructors run after: they free Relacy's bookkeeping)
+                  // destructor (every element's) has run
   spin,           // Sync::spin_hint / Sync::yield: a retry of a loop that waits for others
+  unknown,        // never announced: the DPOR scheduler's mark for a step that begins at a
+                  // scheduling point no announcement named (dependent on every step)
 };
 
 struct Access {

@@ -153,7 +153,10 @@ struct RelacySync {
   class atomic {
    public:
     atomic() {}  // no initial value: rl::atomic's own default (no store)
-    explicit atomic(T initial) : v_(initial) {}  // a relaxed initialising store, as rl::atomic(T)
+    // A relaxed initialising store, as rl::atomic(T) does it: a scheduling point
+    // like any store, so it is announced like one (in a thread, inside create(), it
+    // begins a step of its own).
+    explicit atomic(T initial) : v_((model::announce(&v_, sizeof(T), model::Op::store), initial)) {}
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
 
@@ -344,36 +347,35 @@ struct RelacySync {
   // Relacy replaces the global operator new/delete: inside a simulation every
   // allocation goes through its allocator. new_proxy records the caller's line.
   // Default-initialised (`new T`, not `new T()`): see "Default construction".
-  // The model runner learns of a block after it exists and before it goes
-  // (sync/relacy_access.hpp): an access of the block is dependent on both.
+  // The model runner learns of a block when it is taken from the allocator — before
+  // its constructor runs, whose atomics' initialising stores are scheduling points
+  // (the allocation belongs to the step that took the block) — and before it goes
+  // back, after its destructor ran (sync/relacy_access.hpp): an access of the block
+  // is dependent on both.
   //
   // Every block goes through Relacy's allocator, over-aligned ones included: `new T`
   // for a T with alignas(64) would call the aligned operator new, which Relacy does
   // not replace — such a block was invisible to Relacy (no leak report, no reuse).
   // An over-aligned T gets a block of Relacy's with room to align it, the block's
-  // own address kept just before the object.
+  // own address kept just before the object. Arrays are laid out the same way (their
+  // length kept too), so that their elements are constructed after the allocation's
+  // announcement and destroyed before the free's, as a single object's are.
   template <class T>
   static constexpr bool over_aligned = alignof(T) > __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
   template <class T>
   static T* create(location loc = location::current()) {
-    T* p;
-    if constexpr (over_aligned<T>) p = rl::new_proxy(loc.info()) % new (aligned_block(sizeof(T), alignof(T))) T;
-    else p = rl::new_proxy(loc.info()) % new T;
+    void* block = over_aligned<T> ? aligned_block(sizeof(T), alignof(T)) : ::operator new(sizeof(T));
+    T* p = rl::new_proxy(loc.info()) % static_cast<T*>(block);  // Relacy's allocator took it: the history names the line
     model::announce(p, sizeof(T), model::Op::alloc);
-    return p;
+    return ::new (block) T;
   }
   template <class T>
   static T* create_array(std::size_t n, location loc = location::current()) {
-    T* p;
-    if constexpr (over_aligned<T>) {
-      void* at = aligned_block(sizeof(T) * n, alignof(T), n);
-      p = rl::new_proxy(loc.info()) % static_cast<T*>(at);
-      for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(p + i)) T;
-    } else {
-      p = rl::new_proxy(loc.info()) % new T[n];
-    }
+    constexpr std::size_t align = over_aligned<T> ? alignof(T) : __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+    T* p = rl::new_proxy(loc.info()) % static_cast<T*>(aligned_block(sizeof(T) * n, align, n));
     model::announce(p, sizeof(T) * n, model::Op::alloc);
+    for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(p + i)) T;
     return p;
   }
   template <class T>
@@ -389,19 +391,13 @@ struct RelacySync {
   template <class T>
   static void destroy_array(T* p, location loc = location::current()) {
     if (!p) return;
-    // Size 0: the block create_array announced at p (the observer remembers it).
-    // An array of T with a destructor runs it after the announcement (`other`).
-    model::announce(p, 0, model::Op::free, false, std::is_trivially_destructible_v<T> ? nullptr : p);
     rl::delete_proxy proxy(loc.info());
     (void)proxy;
-    if constexpr (over_aligned<T>) {
-      void** header = reinterpret_cast<void**>(p);
-      const std::size_t n = reinterpret_cast<std::size_t>(header[-2]);
-      for (std::size_t i = n; i-- > 0;) p[i].~T();
-      ::operator delete(header[-1]);
-    } else {
-      delete[] p;
-    }
+    void** header = reinterpret_cast<void**>(p);
+    const std::size_t n = reinterpret_cast<std::size_t>(header[-2]);
+    for (std::size_t i = n; i-- > 0;) p[i].~T();
+    model::announce(p, sizeof(T) * n, model::Op::free);
+    ::operator delete(header[-1]);
   }
 
  private:

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# driver_on_project.sh LFCHECK BUILD — the installed `lfcheck` driver on a user's build
-# tree (BUILD: examples/ built against the installed package, tests/run_examples.sh):
+# driver_on_project.sh LFCHECK BUILD [MINE] — the installed `lfcheck` driver on a user's
+# build trees (tests/run_examples.sh: BUILD holds examples/ handoff, ticket_lock and
+# boost_spsc_queue built against the installed package; MINE, default BUILD, the README's
+# copy of examples/bounded_queue):
 # --build DIR and the current directory select the tree, a NAME builds and runs only
 # that structure's binary, exit statuses are the usual ones (0 nothing found, 1 a check
 # failed, 2 usage/set-up), a failure table names the project's own files, its replay
 # file replays, a structure without a model layer (NO_MODEL) says why, and verify
 # verifies a user's spec up to a bound.
 set -u
-lfcheck=$1 build=$2
+lfcheck=$1 build=$2 mine=${3:-$2}
 failed=0
 out=$(mktemp) err=$(mktemp)
 # expect STATUS WHAT [-- GREP_STDOUT_AND_STDERR] -- command...
@@ -24,20 +26,20 @@ expect() {
     echo "ok:   $what (exit $rc)"
   fi
 }
-b=(--build "$build")
+b=(--build "$build") m=(--build "$mine")
 expect 0 "model NAME, spec only: the generated scenarios" -- 'no hand-written scenarios' -- \
-  "$lfcheck" "${b[@]}" model bounded_queue --scenarios 3 --quiet
+  "$lfcheck" "${m[@]}" model bounded_queue --scenarios 3 --quiet
 expect 0 "model NAME from the build tree itself (no --build)" -- 'put_then_take' -- \
   env -C "$build" "$lfcheck" model handoff --list
 expect 2 "model NAME without a model layer says why" -- 'no model layer \(NO_MODEL\): boost::lockfree' -- \
   "$lfcheck" "${b[@]}" model boost_spsc_queue
 expect 0 "lin NAME without a model layer: stress only, says why" -- 'no model layer \(NO_MODEL\)' -- \
   "$lfcheck" "${b[@]}" lin boost_spsc_queue --scenarios 3 --duration 4 --quiet
-expect 0 "lin NAME" -- "$lfcheck" "${b[@]}" lin bounded_queue --scenarios 3 --duration 4 --quiet
-expect 0 "props NAME" -- "$lfcheck" "${b[@]}" props bounded_queue
+expect 0 "lin NAME" -- "$lfcheck" "${m[@]}" lin bounded_queue --scenarios 3 --duration 4 --quiet
+expect 0 "props NAME" -- "$lfcheck" "${m[@]}" props bounded_queue
 # lfcheck verify on a project's spec (issue 44): its alphabet, every scenario up to 2x2 (+1).
 expect 0 "verify NAME: every scenario of a user's spec" -- '^VERIFIED up to 2×2 \(\+1\): bounded_queue' -- \
-  "$lfcheck" "${b[@]}" verify bounded_queue --threads 2 --calls 2 --prefix 1
+  "$lfcheck" "${m[@]}" verify bounded_queue --threads 2 --calls 2 --prefix 1
 expect 2 "verify NAME without a model layer says why" -- 'no model layer \(NO_MODEL\)' -- \
   "$lfcheck" "${b[@]}" verify boost_spsc_queue
 expect 2 "props: unknown structure" -- "$lfcheck" "${b[@]}" props nosuch

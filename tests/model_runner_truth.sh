@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# model_runner_truth.sh PROBES MODEL — the model runner reports what ran, never more
-# (issue 13). PROBES is lfcheck-model-probes (the runner with the probe scenarios of
-# models/selftest/probe_models.cpp), MODEL the real lfcheck-model. Every run's JSON
+# model_runner_truth.sh PROBES MODEL SOUNDNESS — the model runner reports what ran,
+# never more (issue 13). PROBES is lfcheck-model-probes (the runner with the probe
+# scenarios of models/selftest/probe_models.cpp), MODEL the real lfcheck-model,
+# SOUNDNESS lfcheck-model-soundness (models/selftest/soundness_probes.cpp). Every run's JSON
 # also goes through verdict_rules.py (exit status = verdicts, no pass without work,
 # exhaustive only from the root).
 #   nondeterministic  a failure that does not happen again when its execution is
-#                     re-run alone is NONDETERMINISTIC SCENARIO, exit 1 — not pass
+#                     re-run alone is NONDETERMINISTIC SCENARIO, exit 1 — not pass;
+#                     so is a dpor search whose last execution ended before the
+#                     choices its path held (issue 43: it was verified)
 #   executions        the iterations reported are the executions the probe counted
 #                     itself (random 1 and 10, bound, full); --iterations 1 ends
 #   fault selection   --fault F without a structure runs F's structure only
@@ -15,7 +18,7 @@
 #                     after another operand of its source line, and shows the value
 #                     a racing store stores (Relacy records 0 for it) (issue 27)
 set -u
-probes=$1 model=$2
+probes=$1 model=$2 soundness=$3
 source "$(dirname "$0")/truth_lib.sh"
 field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])].get(sys.argv[3], ''))" "$@"; }
 witness() { sed -n 's/^probe counted: \([0-9]*\) executions$/\1/p' "$dir/$1.err"; }
@@ -30,6 +33,13 @@ for s in random bound pct dpor; do
       ok "flaky ($s): NONDETERMINISTIC SCENARIO, exit 1" || fail "flaky ($s): failure '$f', want NONDETERMINISTIC SCENARIO"
   fi
 done
+
+if run diverge-last 1 -- "$soundness" soundness --scenario diverge_last --scheduler dpor; then
+  f=$(field "$dir/diverge-last.json" 0 failure)
+  [ "$f" = "NONDETERMINISTIC SCENARIO" ] && grep -q "did not repeat the choices" "$dir/diverge-last.out" &&
+    ok "diverge_last (dpor): NONDETERMINISTIC SCENARIO, exit 1" ||
+    fail "diverge_last (dpor): failure '$f', want NONDETERMINISTIC SCENARIO"
+fi
 
 # --- executions: reported = counted by the probe ---------------------------------
 check_count() {  # name scheduler [--iterations N] ; want (empty: whatever the probe counted)

@@ -1,47 +1,125 @@
 #!/usr/bin/env bash
-# run_examples.sh SOURCE_ROOT BUILD_DIR — examples/ as a user builds them: lfcheck
-# installed from BUILD_DIR (`cmake --install`, into BUILD_DIR/examples-prefix), then
-# examples/ configured against that prefix alone (find_package(lfcheck CONFIG)),
-# built and tested with ctest (all but the nightly label), then the installed driver
-# is run on that build tree (tests/driver_on_project.sh). So the package (install
-# rules, config file, lfcheck_add_structure and ./lfcheck outside lfcheck's tree)
-# cannot rot.
-# One build job (it runs beside the rest of the suite); the compiler launcher of
-# BUILD_DIR (ccache) is passed on. Exit status: ctest's verdict (0 pass, 1 a test
-# failed), 2 if installing, configuring or building failed.
+# run_examples.sh SOURCE_ROOT BUILD_DIR — the README's "Check your own structure" path,
+# run as written, then every layer of every example project (examples/) through the
+# installed `lfcheck --build`, so the documented path is the tested one:
+#   1. the README's install block (step 1), as written, in a user's directory of its own
+#      (BUILD_DIR/examples-user): `lfcheck` there is this source tree and HOME a fresh
+#      directory, so `$HOME/.local` is a clean prefix; the block ends in `mine`, a copy of
+#      examples/bounded_queue. Its apt-get line must name exactly the packages the
+#      installed driver asks a project for.
+#   2. the README's check block (step 5), as written, in `mine`: configure, the first
+#      model verdict, every layer built and its ctest tests.
+#   3. every layer of `mine` through `lfcheck --build build`: lin on both layers under
+#      TSan and under ASan, stress under TSan and under ASan, props.
+#   4. the other examples, in one build against the same prefix (examples/CMakeLists.txt
+#      without bounded_queue, checked in 2 and 3): every layer each has through
+#      `lfcheck --build`, their ctest tests (the seeded faults caught), and the installed
+#      driver's contract on a project's build tree (tests/driver_on_project.sh).
+# The compiler launcher of BUILD_DIR (ccache in a developer's tree) reaches every cmake
+# through the environment (CMAKE_CXX_COMPILER_LAUNCHER), so the README's commands run
+# unchanged. Exit status: 0 every step passed, 1 a check failed, 2 a step could not run.
 set -u
-src=$1 build=$2
-prefix=$build/examples-prefix out=$build/examples
-export CMAKE_BUILD_PARALLEL_LEVEL=1   # also the sanitizer sub-builds' `cmake --build`
-step() { echo "== $*"; }
+src=$(cd "$1" && pwd) build=$(cd "$2" && pwd)
+user=$build/examples-user
+step() { echo; echo "== $*"; }
 fail() { echo "run_examples: $*"; exit 2; }
+failed=0
+check() {  # WHAT COMMAND...: a check of a layer; its failure fails the test, the rest still run
+  local what=$1; shift
+  echo "\$ $*"
+  "$@" >"$user/check.log" 2>&1; local rc=$?
+  if [ $rc -eq 0 ]; then echo "ok:   $what"
+  else echo "FAIL: $what: exit $rc"; tail -n 15 "$user/check.log"; failed=$((failed + 1)); fi
+}
+
+# block NAME: the fenced block of README.md after the line "<!-- run by tests/run_examples.sh: NAME -->".
+block() {
+  awk -v marker="<!-- run by tests/run_examples.sh: $1 -->" '
+    $0 == marker { found = 1; next }
+    found == 1 && /^```/ { found = 2; next }
+    found == 2 && /^```/ { exit }
+    found == 2 { print }' "$src/README.md"
+}
+install_block=$(block install) check_block=$(block check)
+[ -n "$install_block" ] && [ -n "$check_block" ] || fail "README.md has no install or check block for this test"
 
 launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$build/CMakeCache.txt")
-step "cmake --install $build --prefix $prefix"
-rm -rf "$prefix"
-cmake --install "$build" --prefix "$prefix" >"$build/examples-install.log" 2>&1 ||
-  { tail -20 "$build/examples-install.log"; fail "install failed"; }
+[ -n "$launcher" ] && export CMAKE_CXX_COMPILER_LAUNCHER=$launcher
+rm -rf "$user"
+mkdir -p "$user/home" && ln -s "$src" "$user/lfcheck" || fail "cannot make $user"
+export HOME=$user/home
+export PATH=$HOME/.local/bin:$PATH
+prefix=$HOME/.local
 
-step "configure examples/ against $prefix"
-# At the flags of lfcheck's own build (CMakePresets.json, default): -O1 -g1.
-cmake -S "$src/examples" -B "$out" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DLFCHECK_TEST_SCALE=10 \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-  ${launcher:+-DCMAKE_CXX_COMPILER_LAUNCHER="$launcher"} >"$build/examples-configure.log" 2>&1 ||
-  { tail -30 "$build/examples-configure.log"; fail "configure failed"; }
-# The examples must use the installed copy, never the source tree.
-grep -q "^lfcheck_DIR:PATH=$prefix/" "$out/CMakeCache.txt" ||
-  fail "examples did not find lfcheck in $prefix: $(grep '^lfcheck_DIR' "$out/CMakeCache.txt")"
+step "the README's apt-get line names what the installed driver asks a project for"
+readme_packages=$(sed -n '/^apt-get install -y --no-install-recommends/,/[^\\]$/p' "$src/README.md" |
+  tr -d '\\' | tr ' ' '\n' | grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vxE 'apt-get|install' | sort | tr '\n' ' ')
+driver_packages=$(sed -n 's/^PROJECT_PACKAGES=(\(.*\))$/\1/p' "$src/lfcheck" | tr ' ' '\n' | sort | tr '\n' ' ')
+if [ -n "$readme_packages" ] && [ "$readme_packages" = "$driver_packages" ]; then
+  echo "ok:   $readme_packages"
+else
+  echo "FAIL: README apt-get line: '$readme_packages'; the driver asks a project for: '$driver_packages'"
+  failed=$((failed + 1))
+fi
 
-step "build examples (1 job; log: $build/examples-build.log)"
-start=$(date +%s)
-cmake --build "$out" >"$build/examples-build.log" 2>&1 ||
-  { grep -E "error|Error" "$build/examples-build.log" | head -30; fail "build failed"; }
-echo "built in $(( $(date +%s) - start )) s"
-
-step "ctest examples"
-ctest --test-dir "$out" -LE nightly --output-on-failure --no-tests=error --timeout 900
+step "the README's install and check blocks, as written, in $user (HOME=$HOME)"
+printf '%s\n' "$install_block" "$check_block"
+start=$SECONDS
+# set -x with the seconds since the start: each README command's start in the log (bash
+# takes no PS4 from the environment when run as root).
+(cd "$user" && bash -euo pipefail -c "PS4='+ [\$SECONDS s] '; set -x
+$install_block
+$check_block") >"$user/readme.log" 2>&1
 rc=$?
+echo "exit $rc after $((SECONDS - start)) s (log: $user/readme.log); the commands' start times:"
+grep -E '^\+ \[[0-9]+ s\] ' "$user/readme.log"
+if [ $rc -ne 0 ]; then
+  grep -E "error|Error|FAIL|Failed|lfcheck:" "$user/readme.log" | head -30
+  fail "the README's commands failed"
+fi
+# The project must have used the installed copy, never the source tree.
+grep -q "^lfcheck_DIR:PATH=$prefix/" "$user/mine/build/CMakeCache.txt" ||
+  fail "mine did not find lfcheck in $prefix: $(grep '^lfcheck_DIR' "$user/mine/build/CMakeCache.txt")"
+ls "$prefix"/lib*/liblfcheck_stress_runner_thread.a "$prefix"/lib*/liblfcheck_stress_runner_address.a >/dev/null ||
+  fail "the install has no TSan/ASan stress runner"
 
-step "the installed lfcheck driver on the examples' build tree"
-"$src/tests/driver_on_project.sh" "$prefix/bin/lfcheck" "$out" || rc=1
-[ $rc -eq 0 ] || exit 1
+step "every layer of mine through lfcheck --build"
+b=(--build "$user/mine/build")
+check "lin bounded_queue, both layers, TSan" lfcheck "${b[@]}" lin bounded_queue --sanitizer thread --scenarios 4 --quiet
+check "lin bounded_queue, both layers, ASan" lfcheck "${b[@]}" lin bounded_queue --sanitizer address --scenarios 4 --quiet
+check "stress bounded_queue, TSan" lfcheck "${b[@]}" stress bounded_queue --ops 40000 --quiet
+check "stress bounded_queue, ASan" lfcheck "${b[@]}" stress bounded_queue --sanitizer address --ops 40000 --quiet
+check "props bounded_queue" lfcheck "${b[@]}" props bounded_queue
+
+step "the other examples in one build against $prefix"
+others=$user/examples
+cmake -S "$src/examples" -B "$others" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DLFCHECK_TEST_SCALE=10 \
+  "-DLFCHECK_EXAMPLES=handoff;ticket_lock;boost_spsc_queue;urcu_lfstack" >"$user/examples-configure.log" 2>&1 ||
+  { tail -30 "$user/examples-configure.log"; fail "configure failed"; }
+grep -q "^lfcheck_DIR:PATH=$prefix/" "$others/CMakeCache.txt" ||
+  fail "examples did not find lfcheck in $prefix: $(grep '^lfcheck_DIR' "$others/CMakeCache.txt")"
+b=(--build "$others")
+check "model handoff" lfcheck "${b[@]}" model handoff --quiet
+check "model ticket_lock" lfcheck "${b[@]}" model ticket_lock --quiet
+for s in handoff ticket_lock boost_spsc_queue urcu_lfstack; do
+  for san in thread address; do
+    check "stress $s, $san" lfcheck "${b[@]}" stress $s --sanitizer $san --ops 40000 --quiet
+  done
+done
+for s in boost_spsc_queue urcu_lfstack; do
+  for san in thread address; do
+    check "lin $s (real threads), $san" lfcheck "${b[@]}" lin $s --sanitizer $san --scenarios 4 --quiet
+  done
+  check "props $s" lfcheck "${b[@]}" props $s
+done
+
+step "ctest of the other examples (every layer, the seeded faults caught)"
+cmake --build "$others" >"$user/examples-build.log" 2>&1 ||
+  { grep -E "error|Error" "$user/examples-build.log" | head -30; fail "build failed"; }
+ctest --test-dir "$others" -LE nightly --output-on-failure --no-tests=error --timeout 900 || failed=$((failed + 1))
+
+step "the installed lfcheck driver on a project's build tree"
+"$src/tests/driver_on_project.sh" "$prefix/bin/lfcheck" "$others" "$user/mine/build" || failed=$((failed + 1))
+
+echo "run_examples: $failed failed"
+[ $failed -eq 0 ]

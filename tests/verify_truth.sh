@@ -18,7 +18,7 @@
 #             the shards of a fault merge to the unsharded run's failing scenario
 #   ladder    --ladder names the largest bounds verified within its budget, and a fault's
 #             ladder fails
-#   usage     bad arguments: one line, exit 2
+#   usage     bad arguments: one line, exit 2; a bound a closing-call spec cannot have, refused
 set -u
 lin=$1 probes=$2 lfcheck=$3
 source "$(dirname "$0")/truth_lib.sh"
@@ -144,6 +144,14 @@ for args in "--threads 4" "--calls 0" "--prefix 9" "--reduce most" "--ladder --s
   [ $rc = 2 ] && [ "$(wc -l <"$dir/usage.err")" = 1 ] && ok "usage: $args is one line, exit 2" ||
     { fail "usage: $args: exit $rc"; cat "$dir/usage.err"; }
 done
+
+# A bound past what a spec with a closing call allows (shutdown: at most 7 calls and the
+# closing one per thread) is refused, never enumerated at 7 calls and named "2×8".
+"$lin" verify shutdown --calls 8 --list >"$dir/closer.out" 2>"$dir/closer.err"
+rc=$?
+[ $rc = 2 ] && grep -q "ends every thread with a closing call: at most 7 calls per thread" "$dir/closer.err" &&
+  ! grep -q "up to 2×8" "$dir/closer.out" && ok "usage: --calls 8 on a spec with a closing call is refused, exit 2" ||
+  { fail "usage: --calls 8 on shutdown: exit $rc"; head -2 "$dir/closer.out" "$dir/closer.err"; }
 
 echo "verify truth: $failed failed"
 [ $failed -eq 0 ]

@@ -104,7 +104,9 @@ inline LinOutcome to_lin_outcome(const ModelOutcome& m, const char* scheduler) {
   out.failed = true;
   out.history = m.history;
   out.state = m.state;
-  if (!m.reproduced) {
+  if (m.diverged) {
+    out.failure = "NONDETERMINISTIC SCENARIO (an execution did not repeat the choices of the path it replayed)";
+  } else if (!m.reproduced) {
     out.failure = std::string("NONDETERMINISTIC SCENARIO (") + failure_words(m) +
                   ", then on re-run " + rl::test_result_str(m.rerun_result) + ")";
   } else {

@@ -90,7 +90,7 @@ class deep_full_search : public estimating_scheduler<rl::full_search_scheduler<N
     if (a.op == Op::free) forget(a);
   }
   // The single-threaded code runs on some thread's fiber: the same bookkeeping.
-  void harness_announce(const Access& a) override { announce(a); }
+  void harness_announce(const Access& a, HarnessPart) override { announce(a); }
   void completed(bool) override {}
 
  private:
@@ -109,7 +109,6 @@ class deep_full_search : public estimating_scheduler<rl::full_search_scheduler<N
     return false;
   }
   // A freed block's objects are gone: one allocated there later is a new object.
-  // (An array's free is announced with size 0: its first object is forgotten.)
   void forget(const Access& a) {
     const auto begin = reinterpret_cast<std::uintptr_t>(a.addr);
     const std::uintptr_t size = a.size ? a.size : 1;

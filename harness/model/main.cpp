@@ -16,7 +16,6 @@
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
 #include "harness/cli/interrupt.hpp"
-#include "harness/model/dpor_bounds.hpp"
 #include "harness/model/pct_scheduler.hpp"  // kMaxPctDepth
 #include "harness/report/failure_views.hpp"
 #include "harness/report/steps.hpp"
@@ -25,6 +24,7 @@
 #include "harness/cli/progress.hpp"
 #include "harness/report/replay_file.hpp"
 #include "harness/report/report.hpp"
+#include "harness/model/dpor/bounds.hpp"
 #include "harness/model/failure_report.hpp"
 #include "harness/model_registry.hpp"
 
@@ -211,6 +211,16 @@ void print_crash(const CrashReport& c) {
 // A failure that did not happen again when its execution was re-run alone.
 void report_nondeterministic(const RunRecord& r, const ModelEntry& e, const Options& o,
                              const ModelOutcome& outcome) {
+  if (outcome.diverged) {
+    std::printf("\n=== %s/%s (%s scheduler%s) FAILED: NONDETERMINISTIC SCENARIO ===\n"
+                "execution %llu did not repeat the choices of the path it replayed: the search cannot\n"
+                "cover what it did not run. The scenario does not depend on the schedule alone: look\n"
+                "for ::rand(), static or global state, or values of addresses in the scenario or the structure.\n",
+                e.structure.c_str(), e.scenario.c_str(), r.get("scheduler").c_str(),
+                o.fault.empty() ? "" : (", fault " + o.fault).c_str(),
+                static_cast<unsigned long long>(outcome.failing_iteration));
+    return;
+  }
   std::printf("\n=== %s/%s (%s scheduler%s) FAILED: NONDETERMINISTIC SCENARIO ===\n"
               "iteration %llu failed (%s), but re-run alone from the same scheduler state it %s.\n"
               "The scenario does not depend on the schedule alone: look for ::rand(), static or\n"
@@ -325,7 +335,7 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     r.num("redundant", outcome.redundant).num("pruned_older_loads", outcome.pruned_older_loads);
     r.num("pruned_free_deferrals", outcome.pruned_free_deferrals);
     r.num("classes", outcome.executions - outcome.redundant);
-    r.str("bounds", dpor_bounds(o.load_depth));
+    r.str("bounds", model::dpor::bounds(o.load_depth));
   }
   if (scheduler == "pct") {
     // k and the executions that ran past it (PCT's guarantee covers executions of at most k steps).
@@ -381,7 +391,8 @@ RunRecord run_one(const ModelEntry& e, const std::string& scheduler, const Optio
     r.failure = failure_words(outcome);
     if (!outcome.reproduced) {
       r.failure = "NONDETERMINISTIC SCENARIO";
-      r.str("first_failure", failure_words(outcome));
+      r.str("first_failure", outcome.diverged ? "an execution did not repeat the choices of the path it replayed"
+                                              : failure_words(outcome));
     }
     r.str("failure", r.failure);
     if (outcome.reproduced) {
@@ -670,7 +681,7 @@ int main_impl(int argc, char** argv) {
   for (auto& r : runs) verified += r.get("scheduler") == "dpor" && r.get("exhaustive") == "true";
   if (verified)
     std::printf("\nverified (dpor ended: every execution class explored): %zu run%s — within these bounds: %s\n",
-                verified, verified == 1 ? "" : "s", dpor_bounds(o.load_depth).c_str());
+                verified, verified == 1 ? "" : "s", model::dpor::bounds(o.load_depth).c_str());
   // Errors: interrupted runs, and the others no verdict covers (stopped at budget,
   // NO WORK, a worker that died).
   std::size_t failed = 0, unchecked = 0;

@@ -15,9 +15,22 @@
 #include "harness/model/any_scheduler.hpp"
 #include "harness/model/crash.hpp"
 #include "harness/model/pct_scheduler.hpp"
+#include "harness/model/relacy_allocator.hpp"
 #include "harness/model/simulation.hpp"
 #include "harness/model/tree_estimate.hpp"
 #include "sync/relacy_sync.hpp"
+
+// Relacy's context for a scenario of N threads, and its allocator (relacy_allocator.hpp).
+namespace lfcheck::model::relacy_allocator {
+template <rl::thread_id_t N>
+using Context = rl::context_impl<ErasedTest<N>, AnyScheduler<N>>;
+template struct Reach<ContextMemory<Context<1>>, &Context<1>::memory_>;
+template struct Reach<ContextMemory<Context<2>>, &Context<2>::memory_>;
+template struct Reach<ContextMemory<Context<3>>, &Context<3>::memory_>;
+template struct Reach<ContextMemory<Context<4>>, &Context<4>::memory_>;
+template struct Reach<ContextMemory<Context<5>>, &Context<5>::memory_>;
+template struct Reach<ContextMemory<Context<6>>, &Context<6>::memory_>;
+}  // namespace lfcheck::model::relacy_allocator
 
 namespace lfcheck {
 namespace {
@@ -45,9 +58,11 @@ rl::test_result_e simulate_once(rl::test_params& params, std::ostream& state_out
   ledger.limit = limit;
   ledger.deadline = deadline;
   ledger.observer = observer;
+  static_assert(kMaxModelThreads == 6, "relacy_allocator::Reach is instantiated for 1..6 threads");
+  ledger.start_execution = &model::relacy_allocator::flush_deferred_frees<model::relacy_allocator::Context<N>>;
   tree_search_fraction() = 0;
   current_run().outcomes.drop_pending();
-  current_run().observer.in_harness_code = false;
+  current_run().observer.harness_part = model::HarnessPart::none;
   params.collect_history = history;
   CrashGuard crash_guard;  // a signal in scenario code fails the execution (crash.hpp)
   model::access_observer() = &current_run().observer;
@@ -159,6 +174,18 @@ ModelOutcome run_model(const ModelRequest& request, SchedulerKind scheduler) {
     o.pruned_free_deferrals = model::dpor_stats().pruned_frees;
     o.pending = model::dpor_stats().pending;
     diverged = model::dpor_stats().diverged;
+    o.diverged = diverged;
+  }
+  if (diverged && result == rl::test_result_success) {
+    // The last execution did not follow its path (the scheduler ended the search
+    // there: dpor/scheduler.hpp, iteration_end_impl): the scenario is
+    // nondeterministic, and the search did not cover what it says it did.
+    o.result = rl::test_result_user_assert_failed;
+    o.reproduced = false;
+    o.rerun_result = rl::test_result_success;
+    o.failing_iteration = o.executions;
+    o.no_shared_access = current_run().observer.thread_accesses == 0;
+    return o;
   }
   if (scheduler == SchedulerKind::pct) {
     o.pct_steps = pct_settings().steps;

@@ -117,6 +117,9 @@ struct ModelOutcome {
   std::string resume_state;          // a stopped tree search: where to go on from
   double search_fraction = 0;        // a tree search: explored fraction at its end (tree_estimate.hpp)
   bool reproduced = true;            // failing: the re-run failed the same way
+  // dpor: an execution did not repeat the choices of the path it replayed (the
+  // scenario depends on more than the schedule): reproduced is false.
+  bool diverged = false;
   rl::test_result_e rerun_result = rl::test_result_success;
   std::string history;               // Relacy's history of the failing execution
   std::string state;                 // the failing execution's state (replay file)

@@ -5,8 +5,9 @@
 //  - ErasedTest<N>: the rl::test_suite Relacy runs, one type per thread count for
 //    every scenario (the scenario is reached through ScenarioHooks), so Relacy's
 //    context is instantiated once per N in the runner library. Its members, in
-//    order: ExecutionTick (counts the execution, and ends the run at a limit, a
-//    deadline or an interrupt: every scheduler's executions start there), LabelReset (forgets the previous execution's variable names),
+//    order: ExecutionTick (starts the execution with Relacy's deferred frees handed
+//    back, counts it, and ends the run at a limit, a deadline or an interrupt: every
+//    scheduler's executions start there), LabelReset (forgets the previous execution's variable names),
 //    then the scenario, constructed in storage the runner allocated outside the
 //    simulation.
 //  - The run's state (CurrentRun): the hooks, the storage, the outcome set, and
@@ -36,6 +37,9 @@ struct ExecutionLedger {
   bool budget_hit = false;
   bool interrupt_hit = false;  // the command was interrupted (harness/cli/interrupt.hpp)
   ExecutionObserver observer;
+  // Called as each execution starts, before the scenario is built: hands Relacy's
+  // deferred frees back (harness/model/relacy_allocator.hpp).
+  void (*start_execution)() = nullptr;
 };
 
 inline ExecutionLedger& execution_ledger() {
@@ -99,11 +103,18 @@ class OutcomeSet {
 };
 static_assert(2 * kMaxOutcomes == 8192, "OutcomeSet hashes to 13 bits");
 
-// A scheduler that wants every announcement of the threads (DPOR), and the
-// blocks the single-threaded parts allocate (harness_announce: their addresses).
+// The scenario's single-threaded parts, which Relacy runs on the fiber of the
+// thread that starts first (constructor, before()), of the thread that finishes
+// last (after(), destructor), or of the thread at a scheduling point (invariant():
+// Relacy evaluates it at every one, between two steps).
+enum class HarnessPart { none, constructor, before, invariant, after, destructor };
+
+// A scheduler that wants every announcement of the threads (DPOR), and those of
+// the single-threaded parts (harness_announce): their allocations and frees, and
+// what invariant() reads between steps.
 class SchedulerObserver : public AccessObserver {
  public:
-  virtual void harness_announce(const Access& a) = 0;
+  virtual void harness_announce(const Access& a, HarnessPart part) = 0;
 };
 
 // The scheduler that wants the announcements, while it lives.
@@ -118,18 +129,18 @@ inline SchedulerObserver*& scheduler_observer() {
 class RunObserver final : public AccessObserver {
  public:
   void announce(const Access& a) override {
-    if (in_harness_code) {  // the scenario's constructor, before(), after(), invariant()
-      if (SchedulerObserver* s = scheduler_observer()) s->harness_announce(a);
+    if (harness_part != HarnessPart::none) {  // the scenario's constructor, before(), after(), invariant()
+      if (SchedulerObserver* s = scheduler_observer()) s->harness_announce(a, harness_part);
       return;
     }
     ++thread_accesses;
     if (SchedulerObserver* s = scheduler_observer()) s->announce(a);
   }
   void completed(bool wrote) override {
-    if (in_harness_code) return;
+    if (harness_part != HarnessPart::none) return;
     if (SchedulerObserver* s = scheduler_observer()) s->completed(wrote);
   }
-  bool in_harness_code = false;     // set around the single-threaded parts
+  HarnessPart harness_part = HarnessPart::none;  // set around the single-threaded parts
   std::uint64_t thread_accesses = 0;  // announcements inside thread bodies, whole run
 };
 
@@ -146,22 +157,25 @@ inline CurrentRun& current_run() {
   return run;
 }
 
-// Sets the flag for the duration of a single-threaded part of the scenario.
+// Names the single-threaded part of the scenario running, for its duration.
 class HarnessCode {
  public:
-  HarnessCode() : was_(current_run().observer.in_harness_code) { current_run().observer.in_harness_code = true; }
-  ~HarnessCode() { current_run().observer.in_harness_code = was_; }
+  explicit HarnessCode(HarnessPart part) : was_(current_run().observer.harness_part) {
+    current_run().observer.harness_part = part;
+  }
+  ~HarnessCode() { current_run().observer.harness_part = was_; }
   HarnessCode(const HarnessCode&) = delete;
   HarnessCode& operator=(const HarnessCode&) = delete;
 
  private:
-  bool was_;
+  HarnessPart was_;
 };
 
 // First member of every test object: runs when Relacy starts an execution.
 struct ExecutionTick {
   ExecutionTick() {
     ExecutionLedger& l = execution_ledger();
+    if (l.start_execution) l.start_execution();
     current_run().outcomes.commit_pending();  // the previous execution passed
     if (l.executions == l.limit) {
       l.limit_hit = true;
@@ -195,26 +209,26 @@ struct ErasedTest : rl::test_suite<ErasedTest<N>, N> {
   void* self;
 
   ErasedTest() : self(current_run().storage) {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::constructor);
     current_run().hooks->construct(self);
   }
   ~ErasedTest() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::destructor);
     current_run().hooks->destroy(self);
   }
   void before() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::before);
     current_run().hooks->before(self);
   }
   void thread(unsigned index) { current_run().hooks->thread(self, index); }
   void after() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::after);
     CurrentRun& run = current_run();
     run.hooks->after(self);  // a failing check does not return
     if (run.collect_outcomes && run.hooks->outcome) run.outcomes.set_pending(run.hooks->outcome(self));
   }
   void invariant() {
-    HarnessCode harness;
+    HarnessCode harness(HarnessPart::invariant);
     current_run().hooks->invariant(self);
   }
 };

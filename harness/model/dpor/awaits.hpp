@@ -5,15 +5,19 @@
 // policy's rule). The iteration of thread t is everything t did since its
 // previous hint (or its start). At a hint, t is parked as *awaiting* when this
 // iteration and the one before it each
-//   - wrote nothing shared (no store, no read-modify-write that wrote, no store
-//     to a cell, no allocation or free; a lock and unlock of a mutex change no
-//     data and do not count),
+//   - only read: no store, no read-modify-write that wrote, no store to a cell,
+//     no allocation or free, no lock, unlock, wait or notify, no seq_cst fence,
+//     nothing the scheduler does not know (Touch::only_reads). Each of those is
+//     seen by another thread — a notify wakes a waiter, a lock blocks a locker or
+//     orders what it reads — so running the iteration again may change what
+//     others do even when it reads the same values,
 //   - read only the latest store of each location (no load chose an older one:
 //     Relacy's weak memory may hand a re-read a newer value) and had no
 //     compare-exchange fail spuriously (a re-run's would succeed), and
 //   - saw none of its reads overwritten by another thread since it read them,
-// and both read the same stores of the same locations (per location, the count
-// of writes to it so far in the execution); it stays parked until another thread
+// and both read something, and the same stores of the same locations (per
+// location, the count of writes to it so far in the execution; an iteration that
+// read nothing waits for no one); it stays parked until another thread
 // writes (or frees) a location the iteration read. Nothing is lost: running the
 // iteration again before such a write would read the same values and do the
 // same nothing. Why two iterations, not one: an iteration also depends on what
@@ -79,7 +83,9 @@ class SpinAwaits {
   bool hint(unsigned thread) {
     Iteration& it = iteration_[thread];
     Signature now;
-    now.clean = !it.wrote && !it.unrepeatable && !it.stale;
+    // An iteration that read nothing waits for no one (two spin hints in a row, a
+    // yield between two steps): nothing could wake it, so it is not an await.
+    now.clean = !it.wrote && !it.unrepeatable && !it.stale && !it.reads.empty();
     for (auto a : it.reads) now.reads.push_back({a, writes_to(a)});
     Signature& before = previous_[thread];
     const bool await = now.clean && before.clean && now.reads == before.reads;
@@ -126,9 +132,9 @@ class SpinAwaits {
     return 0;
   }
   void count_write(const Touch& w) {
-    if (w.block()) {  // a free or allocation changes every location of the block
-      for (auto& c : writes_)
-        if (w.covers(c.addr)) ++c.writes;
+    if (w.block() || w.op == Op::unknown) {  // a free or allocation changes every location of the block;
+      for (auto& c : writes_)                // the unknown, any location
+        if (w.op == Op::unknown || w.covers(c.addr)) ++c.writes;
       return;
     }
     for (auto& c : writes_)
@@ -138,11 +144,12 @@ class SpinAwaits {
       }
     writes_.push_back({w.addr, 1});
   }
-  static bool is_write(const Touch& t) {
-    return t.op == Op::store || t.op == Op::rmw || t.op == Op::cell_store || t.op == Op::alloc || t.op == Op::free;
-  }
+  // Anything but a read (and the spin hint itself) makes the iteration one that
+  // changed something.
+  static bool is_write(const Touch& t) { return !t.only_reads() && t.op != Op::spin; }
   static bool is_read(const Touch& t) { return t.op == Op::load || t.op == Op::cell_load; }
   static bool overwrites(const Touch& w, const raw_vector<std::uintptr_t>& reads) {
+    if (w.op == Op::unknown) return true;  // it may have written anything
     for (auto a : reads)
       if (w.block() ? w.covers(a) : w.addr == a) return true;
     return false;

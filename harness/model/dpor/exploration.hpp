@@ -176,7 +176,7 @@ class Exploration {
   unsigned choose_thread(ThreadMask enabled, unsigned current, ThreadMask held = 0) {
     if (depth_ < path_.size()) {  // replaying the prefix of the path
       Node& n = path_[depth_];
-      if (!n.thread_choice || !(enabled & bit(n.chosen))) return diverged();
+      if (!n.thread_choice || !((enabled | held) & bit(n.chosen))) return diverged();
       last_thread_node_ = depth_;
       if (n.blocked) blocked_at_ = std::min(blocked_at_, depth_);
       ++depth_;
@@ -188,6 +188,16 @@ class Exploration {
     n.held = held;
     n.sleep = inherited_sleep(n);
     n.frozen = blocked_at_ != SIZE_MAX || forced_;
+    if ((enabled & ~n.sleep) == 0 && (held & ~n.sleep) != 0) {
+      // Every thread not giving way is asleep: a give-way waits for another
+      // thread's step, and none is to be explored here — the threads giving way
+      // run (they can: a give-way is the search's order, not the program's). Not
+      // a sleep-set block: that is only where every thread that can run sleeps.
+      enabled |= held;
+      held = 0;
+      n.enabled = enabled;
+      n.held = 0;
+    }
     ThreadMask awake = enabled & ~n.sleep;
     if (forced_) {
       if (forced_next_ >= forced_choices_.size() || !(enabled & bit(forced_choices_[forced_next_])))
@@ -296,7 +306,26 @@ class Exploration {
   // Counts the distinct execution graphs of the executions (SearchStats::graphs).
   void count_graphs(bool on) { count_graphs_ = on; }
 
+  // Every thread enabled at the first choice is to be explored there (the first
+  // thread is not a step like the others: see dpor_scheduler, every_thread_first).
+  // The threads explored first there do not sleep after another went first: the
+  // first step is not the same step as the first thread and as a later one.
+  void every_thread_first() {
+    if (path_.empty() || path_[0].frozen || !path_[0].thread_choice) return;
+    path_[0].backtrack |= path_[0].enabled & ~path_[0].sleep;
+    first_thread_matters_ = true;
+  }
+
   bool diverged_flag() const { return diverged_; }
+
+  // At the end of an execution: whether it replayed every choice of its path (an
+  // execution that ends before the choice the last advance changed did not run
+  // the path it was to run — the scenario depends on more than the schedule).
+  // Marks the search diverged if not.
+  bool replayed_whole_path() {
+    if (!forced_ && depth_ < path_.size()) diverged();
+    return !diverged_;
+  }
   const SearchStats& stats() const { return stats_; }
 
   // Alternatives already known on the current path that the search will take:
@@ -360,7 +389,7 @@ class Exploration {
     const bool full = std::getenv("LFCHECK_DPOR_DUMP_FULL") != nullptr;
     std::fprintf(stderr, "execution %llu (%zu steps):\n", (unsigned long long)stats_.executions, events_.size());
     static const char* names[] = {"load", "store", "rmw", "fence", "fence_sc", "cell_load", "cell_store", "lock",
-                                  "unlock", "wait", "notify", "alloc", "free", "spin"};
+                                  "unlock", "wait", "notify", "alloc", "free", "spin", "unknown"};
     for (const Event& e : events_) {
       std::fprintf(stderr, "  node %3zu  t%u#%u:", e.node, e.thread, e.seq);
       for (const Touch& t : e.footprint.touches)
@@ -395,7 +424,10 @@ class Exploration {
     const Event& e = events_[next_event_ - 1];  // the step that ended last
     const Node& prev = path_[e.node];
     ThreadMask sleep = 0;
-    const ThreadMask candidates = (prev.sleep | prev.done) & ~bit(e.thread);
+    // (At the first choice, once which thread goes first matters, the threads
+    // explored first there are not asleep after another: every_thread_first.)
+    const ThreadMask explored = e.node == 0 && first_thread_matters_ ? 0 : prev.done;
+    const ThreadMask candidates = (prev.sleep | explored) & ~bit(e.thread);
     for (unsigned q = 0; q < threads_; ++q) {
       if (!(candidates & bit(q))) continue;
       if (dependent(prev.step[q], e.footprint)) continue;
@@ -683,6 +715,7 @@ class Exploration {
   std::size_t forced_next_ = 0;
   bool diverged_ = false;
   bool count_graphs_ = false;
+  bool first_thread_matters_ = false;  // every_thread_first was called (this search)
   GraphClasses graphs_;
 };
 

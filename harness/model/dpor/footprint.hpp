@@ -25,8 +25,12 @@
 //     Relacy's full search (tests/dpor_truth.sh);
 //   - the same mutex (lock, unlock, and a wait, which releases and re-takes it),
 //     the same condition variable (wait, notify);
-//   - an allocation or free against any access inside the block, and two
-//     allocations or frees of overlapping blocks;
+//   - an allocation or free against anything inside the block — an atomic, a
+//     cell, a mutex, a condition variable (a wait's mutex too): destroying a held
+//     mutex, or notifying a freed condition variable, is a failure whose order
+//     matters — and two allocations or frees of overlapping blocks;
+//   - a step that begins at a scheduling point no announcement named
+//     (Op::unknown: the scheduler does not know what it does) against every step;
 //   - through the allocator's reuse pool (kReusePool, a location of its own):
 //     Relacy's allocator hands a freed block out again (a stack per size, shared
 //     with earlier executions' blocks), so a free writes the pool, and so does an
@@ -88,8 +92,12 @@ struct Touch {
 
   bool writes() const {
     return op == Op::store || op == Op::rmw || op == Op::cell_store || op == Op::alloc || op == Op::free ||
-           op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify;
+           op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify || op == Op::unknown;
   }
+  // Only reads a location (an atomic's or a cell's value): everything else a step
+  // may do — write, read-modify-write, lock, wait, notify, allocate, free, a
+  // seq_cst fence, the unknown — changes something some thread can observe.
+  bool only_reads() const { return op == Op::load || op == Op::cell_load; }
   bool memory() const { return op == Op::load || op == Op::store || op == Op::rmw || op == Op::cell_load || op == Op::cell_store; }
   bool block() const { return op == Op::alloc || op == Op::free; }
   bool sync_object() const { return op == Op::lock || op == Op::unlock || op == Op::wait || op == Op::notify; }
@@ -118,11 +126,18 @@ inline bool ranges_overlap(std::uintptr_t a, std::size_t a_size, std::uintptr_t 
 }
 inline bool overlaps(const Touch& a, const Touch& b) { return ranges_overlap(a.addr, a.size, b.addr, b.size); }
 
+// Whether a block's allocation or free `block` touches what `t` touches: its
+// location, or the mutex of a wait.
+inline bool inside(const Touch& block, const Touch& t) {
+  return (t.addr && block.covers(t.addr)) || (t.other && block.covers(t.other));
+}
+
 inline bool dependent(const Touch& a, const Touch& b) {
+  if (a.op == Op::unknown || b.op == Op::unknown) return true;
   if (a.op == Op::fence_seq_cst && b.op == Op::fence_seq_cst) return true;
   if (a.block() && b.block()) return overlaps(a, b);
-  if (a.block()) return b.memory() && a.covers(b.addr);
-  if (b.block()) return a.memory() && b.covers(a.addr);
+  if (a.block()) return inside(a, b);
+  if (b.block()) return inside(b, a);
   if (a.memory() && b.memory()) return a.addr == b.addr && (a.writes() || b.writes());
   if (a.sync_object() && b.sync_object())
     return a.addr == b.addr || (a.other && (a.other == b.addr || a.other == b.other)) ||

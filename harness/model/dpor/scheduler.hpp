@@ -16,9 +16,14 @@
 // access, a seq_cst fence, a lock, a wait, a notify, a spin hint; nothing for a
 // thread's first step; for a thread that parked, the operation it parked in) and
 // includes every access announced until t's next scheduling point (cells,
-// allocations, frees, other fences). The scenario's constructor, before(),
-// after() and invariant() are single-threaded and touch nothing the search
-// orders (the runner does not forward their announcements).
+// allocations, frees, other fences). A scheduling point with no announcement (an
+// operation the Sync policy did not name) begins a step the search does not know:
+// dependent on every step (Op::unknown), never an empty footprint. The scenario's
+// constructor, before() and after() are single-threaded: their accesses order
+// nothing, but their allocations and frees meet the threads' in the allocator's
+// reuse pool; invariant(), which Relacy evaluates at every scheduling point, reads
+// the state the step ending there left: its accesses belong to that step
+// (harness_announce).
 //
 // Relacy's choices as explored here:
 //   - which store a load reads: every choice Relacy's model offers for the run's
@@ -133,6 +138,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       has_pending_[t] = false;
       started_[t] = false;
       has_last_op_[t] = false;  // (an earlier execution's must not leak into this one's steps)
+      unknown_next_[t] = false;
     }
     step_.clear();
     running_ = kNone;
@@ -143,13 +149,21 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     mutex_owners_.clear();
     for (auto& p : wait_phase_) p = WaitPhase::none;
     yielded_ = 0;
-    const unsigned first = search_.choose_thread(enabled_mask(), 0);
-    begin_step(first);
-    return static_cast<rl::thread_id_t>(first);
+    first_ = search_.choose_thread(enabled_mask(), 0);
+    begin_step(first_);
+    return static_cast<rl::thread_id_t>(first_);
   }
 
   bool iteration_end_impl() {
     if (running_ != kNone) close_step(running_, false);
+    // An execution that did not follow its path — a last step that was not the
+    // one its node started, or an end before the choices the path holds — ends the
+    // search: the run reports NONDETERMINISTIC SCENARIO (run.cpp reads
+    // dpor_stats().diverged), never a search that ended.
+    if (!search_.replayed_whole_path()) {
+      publish();
+      return true;
+    }
     const bool finished = search_.end_execution();
     publish();
     return finished;
@@ -165,15 +179,32 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
       has_pending_[t] = false;
     }
     close_step(t, current->state_ == rl::thread_state_blocked);
+    // The first thread runs the scenario's constructor and before() on its fiber,
+    // so Relacy takes it to have seen their stores; after a yield a thread cannot
+    // read a store older than one it saw before the yield (relacy/thread.hpp,
+    // get_load_index: a spinner must see progress). So once the first thread
+    // yields, which thread went first decides which stale reads are possible:
+    // every thread is then explored as the first.
+    if (spin && t == first_) search_.every_thread_first();
     if (search_.diverged_flag()) {  // the step just closed was not the one its node started
       nondeterministic();
       return current->index_;  // not reached
     }
+    // A scheduling point of a thread that goes on, with no announcement of what it
+    // is about to do: not a Sync operation (an rl:: object used directly, an
+    // atomic's initialising store in a constructor RelacySync does not see). The
+    // next step of t is unknown to the search: dependent on every step (never an
+    // empty footprint). A waiter woken from its condition variable reaches the
+    // re-lock's scheduling point unannounced: that step is known (begin_step).
+    if (current->state_ == rl::thread_state_running && !has_pending_[t] && wait_phase_[t] != WaitPhase::relocking)
+      unknown_next_[t] = true;
     // A spin hint: an iteration that changed nothing parks the thread until a
     // write it read (awaits.hpp); one that did gives way — the thread runs again
     // only after another thread has taken a step (else a retry loop that writes
     // would be explored spinning forever). Relacy's tree searches hold a yielder
-    // longer, until every other live thread has stepped: DPOR explores a superset.
+    // by their yield priorities instead, and the two rules are not equivalent: the
+    // DPOR fuzzer finds outcomes of the full search that DPOR misses here (the open
+    // finding of issue 43, docs/model.md; every verdict's bounds say so).
     if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
 
     dpor::ThreadMask enabled = enabled_mask();
@@ -247,32 +278,35 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
     if (running_ == kNone) return;
     const unsigned t = running_;
-    const bool pool_write = a.op == Op::free || (a.op == Op::alloc && allocated(a, t + 1));  // footprint.hpp
-    dpor::Touch touch;
-    touch.addr = canonical_address(reinterpret_cast<std::uintptr_t>(a.addr));
-    touch.size = a.size;
-    touch.op = a.op;
-    touch.seq_cst = a.seq_cst || a.op == Op::fence_seq_cst;
-    touch.other = a.other ? canonical_address(reinterpret_cast<std::uintptr_t>(a.other)) : 0;
-    if (a.op == Op::free) {
-      touch.size = freed(a);
-      touch.other = 0;
-    }
+    const dpor::Touch touch = touch_of(a, t + 1);
     if (!starts_a_step(a.op)) {
-      if (a.op != Op::fence) step_.add(touch);  // an acquire/release fence orders nothing here
-      if (touch.block()) step_.add(dpor::reuse_pool_touch(pool_write));
+      add_to_step(touch);
       return;
     }
     if (has_pending_[t]) step_.add(pending_[t]);  // it ran without a scheduling point of its own
     pending_[t] = touch;
     has_pending_[t] = true;
   }
-  // A block the scenario's single-threaded code allocated (its constructor,
-  // before()): named, so that the threads' accesses to it are named the same way
-  // in every execution. A block it freed waits in the allocator's pool like one a
-  // thread freed (a thread's allocation may get it: allocated), or is
-  // deferred. Its other announcements order nothing (one thread runs).
-  void harness_announce(const Access& a) override {
+  // The scenario's single-threaded code, by part:
+  //   - invariant(): Relacy evaluates it at every scheduling point, between the
+  //     step that ends there and the next — it observes the state each step
+  //     leaves, so what it reads (and allocates, frees) belongs to the step that
+  //     just ended, which is then dependent on every other step that writes what
+  //     it read: the search explores their orders, and each intermediate state
+  //     is seen (as the full search sees it);
+  //   - the constructor, before(), after(): one thread runs, so their accesses
+  //     order nothing; but a block they allocate is named (so that the threads'
+  //     accesses to it are named alike in every execution) and takes from the
+  //     allocator's reuse pool — it observes whether a free before it was
+  //     deferred, in after() as in a thread — and a block they free waits in the
+  //     pool like one a thread freed (a thread's allocation may get it), or is
+  //     deferred.
+  void harness_announce(const Access& a, HarnessPart part) override {
+    if (a.op == Op::alloc) search_.allocation();  // the free deferrals before it were observable
+    if (part == HarnessPart::invariant && running_ != kNone) {
+      add_to_step(touch_of(a, running_ + 1));  // every access of it, loads included: no scheduling point follows
+      return;
+    }
     if (a.op == Op::alloc) allocated(a, 0);  // no thread runs: whether it took from the pool orders nothing
     else if (a.op == Op::free) freed(a);
   }
@@ -294,6 +328,29 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
  private:
   static constexpr unsigned kNone = ~0u;
 
+  // An announcement as the running step keeps it (`allocator`: t + 1 for thread
+  // t): canonical addresses; an allocation named and its reuse-pool effect
+  // decided (allocated); a free put in the pool, with its block's size.
+  dpor::Touch touch_of(const Access& a, unsigned allocator) {
+    dpor::Touch touch;
+    touch.addr = canonical_address(reinterpret_cast<std::uintptr_t>(a.addr));
+    touch.size = a.size;
+    touch.op = a.op;
+    touch.seq_cst = a.seq_cst || a.op == Op::fence_seq_cst;
+    touch.other = a.other ? canonical_address(reinterpret_cast<std::uintptr_t>(a.other)) : 0;
+    touch_writes_pool_ = a.op == Op::free || (a.op == Op::alloc && allocated(a, allocator));  // footprint.hpp
+    if (a.op == Op::free) {
+      touch.size = freed(a);
+      touch.other = 0;
+    }
+    return touch;
+  }
+  // An access done before the running step's next scheduling point.
+  void add_to_step(const dpor::Touch& touch) {
+    if (touch.op != Op::fence) step_.add(touch);  // an acquire/release fence orders nothing here
+    if (touch.block()) step_.add(dpor::reuse_pool_touch(touch_writes_pool_));
+  }
+
   dpor::ThreadMask enabled_mask() const {
     dpor::ThreadMask m = 0;
     for (rl::thread_id_t i = 0; i != this->running_threads_count; ++i) {
@@ -310,7 +367,15 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     step_.clear();
     own_frees_ = 0;
     resumed_ = !has_pending_[t] && started_[t] && has_last_op_[t];
-    if (has_pending_[t]) {
+    if (unknown_next_[t]) {  // it begins at a scheduling point no announcement named
+      dpor::Touch unknown;
+      unknown.op = Op::unknown;
+      step_.add(unknown);
+      last_op_[t] = unknown;
+      has_last_op_[t] = true;
+      unknown_next_[t] = false;
+      resumed_ = false;
+    } else if (has_pending_[t]) {
       step_.add(pending_[t]);
       last_op_[t] = pending_[t];
       has_last_op_[t] = true;
@@ -469,7 +534,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     const auto addr = reinterpret_cast<std::uintptr_t>(a.addr);
     const std::size_t size = a.size ? a.size : block_size(addr);
     freed_.push_back(FreedBlock{addr, size});
-    own_frees_ = a.other ? kEveryFreeOfTheStep : own_frees_ + 1;  // the next hand-back is this block's
+    ++own_frees_;  // the next hand-back is this block's
     return size;
   }
   std::uintptr_t canonical_address(std::uintptr_t addr) const {
@@ -482,7 +547,6 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // Whether the block Relacy's allocator is handed now is one the code freed
   // through Sync::destroy (announced just before), not Relacy's own bookkeeping.
   bool frees_own_block() {
-    if (own_frees_ == kEveryFreeOfTheStep) return true;
     if (own_frees_ == 0) return false;
     --own_frees_;
     return true;
@@ -522,6 +586,8 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   unsigned running_ = kNone;
   dpor::Touch pending_[N] = {}, last_op_[N] = {};
   bool has_pending_[N] = {}, started_[N] = {}, has_last_op_[N] = {};
+  bool unknown_next_[N] = {};  // the next step of t begins at an unannounced scheduling point
+  bool touch_writes_pool_ = false;  // touch_of's latest allocation or free changed the reuse pool
   struct NamedBlock {
     std::uintptr_t addr = 0;
     std::size_t size = 0;
@@ -536,6 +602,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
   dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
+  unsigned first_ = 0;  // the thread this execution began with (its fiber ran the constructor and before())
   bool resumed_ = false;  // the running step goes on with the operation its thread parked in
   struct MutexOwner {
     std::uintptr_t mutex = 0;  // canonical address of the Relacy mutex
@@ -545,10 +612,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   enum class WaitPhase { none, on_condvar, relocking };  // a thread inside a condition variable's wait
   WaitPhase wait_phase_[N] = {};
   std::uintptr_t wait_mutex_[N] = {};  // the mutex of that wait
-  // Frees announced and not yet handed to the allocator (kEveryFreeOfTheStep: an
-  // array whose elements' destructors free Relacy's bookkeeping too: all, conservatively).
-  static constexpr unsigned kEveryFreeOfTheStep = ~0u;
-  unsigned own_frees_ = 0;
+  unsigned own_frees_ = 0;  // frees announced and not yet handed to the allocator
 };
 
 }  // namespace lfcheck::model

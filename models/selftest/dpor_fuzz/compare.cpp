@@ -33,6 +33,7 @@ SearchResult search(const Program& p, const char* scheduler, unsigned load_depth
   else if (!r.ended) r.verdict = o.stopped == Stop::interrupt ? "interrupted" : "did not end";
   else r.verdict = o.no_shared_access ? kNoSharedAccessWords : "pass";
   r.reproduced = o.reproduced;
+  r.livelock = !success && o.result == rl::test_result_livelock;
   if (describe && o.crash.signal && !o.crash.stack.empty())  // where: in the program's code, or in Relacy's
     r.verdict += " in " + o.crash.stack.front().function + " (" + o.crash.stack.front().file + ":" +
                  std::to_string(o.crash.stack.front().line) + ")";
@@ -47,6 +48,18 @@ SearchResult search(const Program& p, const char* scheduler, unsigned load_depth
   return r;
 }
 
+bool has_timed_wait(const std::vector<Op>& ops) {
+  for (const Op& op : ops)
+    if ((op.kind == Kind::wait && op.timed) || has_timed_wait(op.body)) return true;
+  return false;
+}
+
+bool has_timed_wait(const Program& p) {
+  for (const auto& t : p.threads)
+    if (has_timed_wait(t)) return true;
+  return has_timed_wait(p.before) || has_timed_wait(p.invariant) || has_timed_wait(p.after);
+}
+
 bool subset(const std::vector<std::uint64_t>& a, const std::vector<std::uint64_t>& b) {  // a ⊆ b, both sorted
   return std::includes(b.begin(), b.end(), a.begin(), a.end());
 }
@@ -59,6 +72,7 @@ const char* name(Finding f) {
     case Finding::skipped_too_large: return "skipped: full search too large";
     case Finding::skipped_overflow: return "skipped: outcome log overflowed";
     case Finding::skipped_oracle: return "skipped: the full search is not reproducible";
+    case Finding::skipped_fairness: return "skipped: full search's LIVELOCK beside a timed wait (fairness bound)";
     case Finding::verdict: return "verdicts differ";
     case Finding::missing_outcomes: return "outcomes missing from dpor";
     case Finding::extra_outcomes: return "outcomes only dpor found";
@@ -70,7 +84,8 @@ const char* name(Finding f) {
 }
 
 bool is_skip(Finding f) {
-  return f == Finding::skipped_too_large || f == Finding::skipped_overflow || f == Finding::skipped_oracle;
+  return f == Finding::skipped_too_large || f == Finding::skipped_overflow || f == Finding::skipped_oracle ||
+         f == Finding::skipped_fairness;
 }
 
 bool is_disagreement(Finding f) { return f != Finding::agree && !is_skip(f); }
@@ -96,6 +111,7 @@ Comparison compare(const Program& p, unsigned load_depth, const Limits& limits, 
   c.dpor = search(p, "dpor", load_depth, dpor_limit, limits.search_seconds, fault, describe);
   if (!c.dpor.ended) c.finding = Finding::dpor_unfinished;
   else if (!c.dpor.passed && !c.dpor.reproduced) c.finding = Finding::dpor_nondeterministic;
+  else if (c.full.livelock && c.dpor.passed && has_timed_wait(p)) c.finding = Finding::skipped_fairness;
   else if (c.full.passed != c.dpor.passed || c.full.no_work != c.dpor.no_work) c.finding = Finding::verdict;
   else if (!c.full.passed) c.finding = Finding::agree;  // both failed (each its first failure), or both NO WORK
   else if (!c.full.outcomes_complete || !c.dpor.outcomes_complete) c.finding = Finding::skipped_overflow;

@@ -8,7 +8,11 @@
 // search too large"), never counted as agreement, and so is one whose full search
 // is not reproducible (Relacy's own state at fault); one whose DPOR search does not
 // end where the full search did is a disagreement (DPOR must end wherever the
-// full search does: it explores no more classes than schedules).
+// full search does: it explores no more classes than schedules). A full-search
+// LIVELOCK against a DPOR pass, in a program with a timed wait, is skipped too
+// ("outside the fairness bound"): Relacy's full search may run a spin loop forever
+// beside a thread in a timed wait, a schedule DPOR's documented fairness bound
+// leaves out; counted on its own, never as agreement.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +38,7 @@ struct SearchResult {
   std::vector<std::uint64_t> outcomes, states;
   bool outcomes_complete = true;
   bool reproduced = true;  // a failure: its execution failed again when re-run alone
+  bool livelock = false;   // the failure is Relacy's LIVELOCK
   std::vector<std::string> outcome_texts, state_texts;  // filled when asked to describe
 };
 
@@ -42,6 +47,9 @@ enum class Finding {
   skipped_too_large,   // the full search did not end within the caps
   skipped_overflow,    // an execution's log overflowed, or the outcome set did
   skipped_oracle,      // the full search failed, and its failing execution did not fail again alone
+  skipped_fairness,    // the full search's LIVELOCK, DPOR's pass, in a program with a timed wait: the
+                       // schedule that spins forever beside a timed wait is outside DPOR's stated
+                       // fairness bound (a timed wait times out eventually), so there is no oracle
   verdict,             // one passed, the other failed
   missing_outcomes,    // both passed; the full search has outcomes DPOR has not
   extra_outcomes,      // both passed; DPOR has outcomes the full search has not (and none missing)

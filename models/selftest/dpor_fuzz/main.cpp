@@ -47,7 +47,10 @@ options:
                        depth 2: docs/model.md)
   --full-executions N  cap of one full search (default 200000): a program whose
                        full search goes past it, or past --search-seconds, is
-                       skipped ("full search too large"), never an agreement
+                       skipped ("full search too large"), never an agreement;
+                       so is a full search's LIVELOCK against a DPOR pass in a
+                       program with a timed wait (DPOR's fairness bound: a timed
+                       wait times out eventually; docs/model.md), counted apart
   --search-seconds S   wall-clock cap of each search (default 30)
   --max-seconds S      start no program after S seconds (the summary says how many
                        ran; without --programs, programs run until then)
