@@ -73,19 +73,33 @@ struct FreeInLibrary {
   static constexpr const char* name = "free_in_library";
   static constexpr const char* description =
       "one thread frees, through a library built without sanitizers, a block another wrote (runner self-test)";
+  // Once per run, within one operation of each of threads 0 and 1: thread 1 says it is
+  // running, thread 0 then writes a block and hands it over, thread 1 frees it. Nothing
+  // orders the write before the free: every flag is relaxed and neither thread passes
+  // a lock or the round's end in between, so TSan reports the race every run. (Before,
+  // thread 1 could first see the block after a lock thread 0 had released since its
+  // write, say the round's end when thread 1 started late: that ordered the two, and the
+  // race was reported in 3 to 5 runs of 10 on a loaded machine.)
   static void run(StressRun& run) {
-    // Relaxed on purpose: nothing orders thread 0's write of the block before
-    // thread 1's free of it (the race TSan reports, through the library's frame).
-    std::atomic<int*> block{nullptr};
+    std::atomic<bool> free_thread_running{false};  // relaxed: a flag only; ordering nothing on purpose
+    std::atomic<int*> block{nullptr};              // relaxed on purpose: the unordered hand-over
+    std::atomic<bool> done{false};                 // relaxed: each thread's own "once"
+    const bool pair = run.options().threads >= 2;
     run.run_rounds(
         [&](unsigned t, auto&) {
-          if (t == 0) {
-            if (block.load(std::memory_order_relaxed)) return;
+          if (!pair || t > 1) return;
+          if (t == 1) {
+            if (done.load(std::memory_order_relaxed)) return;
+            free_thread_running.store(true, std::memory_order_relaxed);
+            int* p = nullptr;
+            while (!(p = block.load(std::memory_order_relaxed))) std::this_thread::yield();
+            done.store(true, std::memory_order_relaxed);
+            lfcheck_probe_free_in_library(p);
+          } else if (!block.load(std::memory_order_relaxed)) {
+            while (!free_thread_running.load(std::memory_order_relaxed)) std::this_thread::yield();
             int* p = static_cast<int*>(std::malloc(sizeof(int)));
             *p = 1;
             block.store(p, std::memory_order_relaxed);
-          } else if (int* p = block.exchange(nullptr, std::memory_order_relaxed)) {
-            lfcheck_probe_free_in_library(p);
           }
         },
         [] {});
