@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # stress_runner_truth.sh STRESS PROBES [TSAN_STRESS ASAN_STRESS ASAN_PROBES TSAN_PROBES] — the
 # stress runner reports what ran (issue 13). STRESS is the plain lfcheck-stress,
-# PROBES the plain lfcheck-stress-probes (stress/selftest/probe_stress.cpp), the
-# others the TSan and ASan+UBSan builds. Every run's JSON (and JUnit) also goes
+# PROBES the plain lfcheck-stress-probes (stress/selftest/probe_*stress.cpp), the
+# others the TSan and ASan+UBSan builds (whose probes binaries hold probe_leak, probe_hang
+# and probe_uninstrumented only: probe_sanitizer_stress.cpp). Every run's JSON (and JUnit) also goes
 # through verdict_rules.py (exit status = verdicts, no pass without work, JUnit = JSON).
 #   zero work   a budget too small for any work still runs at least one round or
 #               litmus execution; a workload that does no work is an error (exit
@@ -130,6 +131,20 @@ print('ok' if ok else json.dumps(r['thread_positions']))" "$dir/hang-positions.j
     grep -q "nothing: between operations" "$dir/hang-positions.err" &&
     ok "a HANG shows each thread's last finished and running operation and its stack (table, JSON thread_positions)" ||
     fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.err")"
+fi
+
+# A thread past the stack slots (64) has no stack, and the report says why — not "did
+# not take the signal", which it was never sent — in the table and in the JSON's
+# stack_missing.
+if run hang-many 1 -- "$probes" probe_hang --threads 66 --hang-seconds 1 --seed 1; then
+  why=$(/usr/bin/python3 -c "
+import json, sys
+p = {x['thread']: x for x in json.load(open(sys.argv[1]))['runs'][0]['thread_positions']}
+print(p[65].get('stack') is None, p[65].get('stack_missing', ''))" "$dir/hang-many.json" 2>&1)
+  [[ "$why" == "True not captured: only the first 64 threads' stacks are"* ]] &&
+    grep -q "stack: not captured: only the first 64 threads' stacks are" "$dir/hang-many.err" &&
+    ok "a HANG of 66 threads: thread 65's stack is missing for its real reason (64 slots)" ||
+    fail "hang of 66 threads: thread 65: $why"
 fi
 
 # --- bounded work without heartbeats: no HANG within its bound, nor past it ------------

@@ -372,7 +372,10 @@ RunRecord verify_ladder(const LinEntry& e, const Options& o) {
 //   values   if s fails, s with a value of its own for every value-carrying call fails;
 //   kept     the reduced enumeration holds one of those (s's class is run);
 // and the reduced enumeration's verdict is the unreduced one's (the same faults caught).
-// A claim that does not hold is a failure, printed with both scenarios and verdicts.
+// A claim that does not hold is a failure, printed with both scenarios and verdicts. A
+// scenario whose search did not end (its --dpor-executions, or the --max-seconds budget)
+// has no verdict to compare: a claim that rests on one is unknown, never broken, and the
+// check is NOT CHECKED (exit 2), never a pass.
 RunRecord check_reduction(const LinEntry& e, const Options& o) {
   const auto start = std::chrono::steady_clock::now();
   const double cpu0 = cpu_seconds();
@@ -396,10 +399,22 @@ RunRecord check_reduction(const LinEntry& e, const Options& o) {
   auto words = [](char v) { return v == 'f' ? "failed" : v == 'p' ? "passed" : "did not end"; };
   std::vector<std::string> broken;
   std::uint64_t checked = 0;
-  bool any_unreduced_fail = false, any_not_ended = false;
+  bool any_unreduced_fail = false, any_not_ended = false, budget_ended = false;
+  auto out_of_time = [&] {
+    budget_ended = budget_ended || Clock::now() >= o.run.limits.deadline;
+    return budget_ended || cli::interrupted();
+  };
+  // Two verdicts disagree only when both searches ended; an unended one makes the
+  // claim unknown (the check cannot pass), not broken.
+  auto differ = [&](char a, char b) {
+    if (a == 'n' || b == 'n') {
+      any_not_ended = true;
+      return false;
+    }
+    return a != b;
+  };
   for (const auto& s : all.scenarios) {
-    if (cli::interrupted()) break;
-    ++checked;
+    if (out_of_time()) break;
     const char v = verdict(s.encoded);
     any_unreduced_fail = any_unreduced_fail || v == 'f';
     any_not_ended = any_not_ended || v == 'n';
@@ -408,12 +423,18 @@ RunRecord check_reduction(const LinEntry& e, const Options& o) {
       cli::usage_error("lfcheck verify", "no relatives for " + e.describe(s.encoded));
     if (o.reduce.threads)
       for (const auto& q : same)
-        if (verdict(q) != v)
+        if (differ(v, verdict(q)))
           broken.push_back("threads: " + e.describe(s.encoded) + " " + words(v) + ", but " + e.describe(q) + " " +
                            words(verdict(q)));
-    if (o.reduce.values && v == 'f' && verdict(fresh[0]) != 'f')
-      broken.push_back("values: " + e.describe(s.encoded) + " failed, but " + e.describe(fresh[0]) + " " +
-                       words(verdict(fresh[0])));
+    if (o.reduce.values && v == 'f' && verdict(fresh[0]) != 'f') {
+      if (verdict(fresh[0]) == 'n')
+        any_not_ended = true;  // unknown: its search did not end
+      else
+        broken.push_back("values: " + e.describe(s.encoded) + " failed, but " + e.describe(fresh[0]) + " " +
+                         words(verdict(fresh[0])));
+    }
+    if (out_of_time()) break;  // its relatives' runs may have been cut: s is not checked
+    ++checked;
     // Its class's scenario in the reduced enumeration: s (or s with fresh values), or an image.
     bool represented = kept.count(e.describe(o.reduce.values ? fresh[0] : s.encoded)) > 0;
     if (o.reduce.threads)
@@ -422,13 +443,17 @@ RunRecord check_reduction(const LinEntry& e, const Options& o) {
     if (!represented) broken.push_back("kept: no scenario of the reduced enumeration stands for " + e.describe(s.encoded));
   }
   bool any_reduced_fail = false;
+  std::uint64_t reduced_run = 0;
   for (const auto& s : reduced.scenarios) {
-    if (cli::interrupted()) break;
+    if (out_of_time()) break;
+    ++reduced_run;
     const char v = verdict(s.encoded);
     any_reduced_fail = any_reduced_fail || v == 'f';
     any_not_ended = any_not_ended || v == 'n';
   }
-  if (any_reduced_fail != any_unreduced_fail)
+  // Both enumerations' verdicts are known only when every scenario of each ran to its end.
+  if (checked == all.scenarios.size() && reduced_run == reduced.scenarios.size() && !any_not_ended &&
+      any_reduced_fail != any_unreduced_fail)
     broken.push_back(std::string("verdicts: the unreduced enumeration ") + (any_unreduced_fail ? "failed" : "passed") +
                      ", the reduced one " + (any_reduced_fail ? "failed" : "passed"));
   RunRecord r;
@@ -447,10 +472,14 @@ RunRecord check_reduction(const LinEntry& e, const Options& o) {
   if (!broken.empty()) {
     r.set_verdict(lfcheck::Verdict::fail);
     r.failure = "REDUCTION UNSOUND: " + broken[0];
-  } else if (cli::interrupted() || any_not_ended || checked < all.scenarios.size()) {
+  } else if (cli::interrupted() || budget_ended || any_not_ended || checked < all.scenarios.size() ||
+             reduced_run < reduced.scenarios.size()) {
     r.set_verdict(lfcheck::Verdict::error);
     r.failure = cli::interrupted() ? std::string(cli::kInterruptedWords)
+                : budget_ended     ? "NOT CHECKED: the --max-seconds budget ended after " + std::to_string(checked) +
+                                     " of " + std::to_string(all.scenarios.size()) + " scenarios"
                                    : "NOT CHECKED: some scenario's search did not end (raise --dpor-executions)";
+    if (budget_ended) r.str("stopped", "budget");
   } else {
     r.set_verdict(lfcheck::Verdict::pass);
   }
