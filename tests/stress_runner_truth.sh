@@ -132,6 +132,20 @@ print('ok' if ok else json.dumps(r['thread_positions']))" "$dir/hang-positions.j
     fail "hang positions: $positions $(grep -A4 'where each thread' "$dir/hang-positions.err")"
 fi
 
+# A thread past the stack slots (64) has no stack, and the report says why — not "did
+# not take the signal", which it was never sent — in the table and in the JSON's
+# stack_missing.
+if run hang-many 1 -- "$probes" probe_hang --threads 66 --hang-seconds 1 --seed 1; then
+  why=$(/usr/bin/python3 -c "
+import json, sys
+p = {x['thread']: x for x in json.load(open(sys.argv[1]))['runs'][0]['thread_positions']}
+print(p[65].get('stack') is None, p[65].get('stack_missing', ''))" "$dir/hang-many.json" 2>&1)
+  [[ "$why" == "True not captured: only the first 64 threads' stacks are"* ]] &&
+    grep -q "stack: not captured: only the first 64 threads' stacks are" "$dir/hang-many.err" &&
+    ok "a HANG of 66 threads: thread 65's stack is missing for its real reason (64 slots)" ||
+    fail "hang of 66 threads: thread 65: $why"
+fi
+
 # --- bounded work without heartbeats: no HANG within its bound, nor past it ------------
 # A linearizability check of a long history beats no heartbeat; it ends by its own
 # budget (60 s for lin.history, 5 s per lin.scenarios execution), so the watchdog

@@ -581,17 +581,18 @@ std::string report_positions(const StressRun& run) {
       std::snprintf(at, sizeof at, ",\"since_ms\":%.3f}", p.current.begin_us / 1000);
       json += ",\"running\":{\"op\":" + RunRecord::quote(op_words(p.current, false)) + at;
     }
-    const auto& stack = stacks[&p - where.data()];
-    if (stack.empty()) {
-      json += ",\"stack\":null";
-      std::fprintf(stderr, "          stack: not captured (the thread did not take the signal within 1 s)\n");
+    const thread_stacks::Stack& stack = stacks[&p - where.data()];
+    if (stack.frames.empty()) {
+      json += ",\"stack\":null,\"stack_missing\":" + RunRecord::quote(stack.missing);
+      std::fprintf(stderr, "          stack: %s\n", stack.missing.c_str());
     } else {
       json += ",\"stack\":[";
-      for (std::size_t f = 0; f < stack.size(); ++f) {
-        json += (f ? "," : "") + RunRecord::quote(stack[f]);
-        if (f < 12) std::fprintf(stderr, "          #%zu %s\n", f, stack[f].c_str());
+      for (std::size_t f = 0; f < stack.frames.size(); ++f) {
+        json += (f ? "," : "") + RunRecord::quote(stack.frames[f]);
+        if (f < 12) std::fprintf(stderr, "          #%zu %s\n", f, stack.frames[f].c_str());
       }
-      if (stack.size() > 12) std::fprintf(stderr, "          ... %zu more frames in the JSON\n", stack.size() - 12);
+      if (stack.frames.size() > 12)
+        std::fprintf(stderr, "          ... %zu more frames in the JSON\n", stack.frames.size() - 12);
       json += "]";
     }
     json += "}";

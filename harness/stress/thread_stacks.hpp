@@ -5,10 +5,13 @@
 // otherwise the dynamic symbol table (dladdr: exported names, and module+offset for
 // the rest, for addr2line).
 //
-// What may be missing: a thread that cannot take the signal within the wait (TSan
-// delivers a signal to a thread only at its next intercepted call or blocking system
-// call, so a thread spinning in instrumented code may not answer) has no stack, and
-// the report says so. Nothing here changes a verdict: the run is a HANG already.
+// What may be missing, each with its own reason in the report (Stack::missing): a
+// thread that cannot take the signal within the wait (TSan delivers a signal to a
+// thread only at its next intercepted call or blocking system call, so a thread
+// spinning in instrumented code may not answer); a thread past the first kMaxThreads
+// (the slots the handler writes into are a fixed array: it cannot allocate); a thread
+// whose id is not known; and every thread when the signal's handler cannot be
+// installed. Nothing here changes a verdict: the run is a HANG already.
 //
 // Signal-safety: the handler only reads its thread id, finds its slot with atomics
 // and calls backtrace(), which capture() calls once before any signal is sent so
@@ -23,6 +26,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -100,11 +104,17 @@ inline std::string frame_words(void* pc) {
 #endif
 }
 
-// The stacks of the threads `tids` (0: no thread), innermost frame first; an empty
-// stack for a thread that did not answer within `wait`.
-inline std::vector<std::vector<std::string>> capture(const std::vector<long>& tids,
-                                                     std::chrono::milliseconds wait = std::chrono::milliseconds(1000)) {
-  std::vector<std::vector<std::string>> out(tids.size());
+// One thread's stack: its frames, innermost first, or why there are none.
+struct Stack {
+  std::vector<std::string> frames;
+  std::string missing;  // "" when frames were captured
+};
+
+// The stacks of the threads `tids` (0: a thread whose id is not known), innermost
+// frame first; for a thread without one, the reason (Stack::missing).
+inline std::vector<Stack> capture(const std::vector<long>& tids,
+                                  std::chrono::milliseconds wait = std::chrono::milliseconds(1000)) {
+  std::vector<Stack> out(tids.size());
   void* warm[2];
   (void)::backtrace(warm, 2);  // loads the unwinder here, not in a handler
   const int sig = SIGRTMIN + 5;
@@ -112,8 +122,18 @@ inline std::vector<std::vector<std::string>> capture(const std::vector<long>& ti
   sa.sa_handler = on_stack_signal;
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (::sigaction(sig, &sa, nullptr) != 0) return out;
+  if (::sigaction(sig, &sa, nullptr) != 0) {
+    for (auto& stack : out) stack.missing = std::string("not captured: the stack signal's handler could not be installed (") +
+                                            std::strerror(errno) + ")";
+    return out;
+  }
   const std::size_t n = std::min<std::size_t>(tids.size(), kMaxThreads);
+  for (std::size_t i = 0; i < tids.size(); ++i) {
+    if (tids[i] == 0) out[i].missing = "not captured: the thread's id is not known (it had not started)";
+    else if (i >= n)
+      out[i].missing = "not captured: only the first " + std::to_string(kMaxThreads) + " threads' stacks are (the "
+                       "signal handler writes into " + std::to_string(kMaxThreads) + " fixed slots)";
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (tids[i] == 0) continue;
     Slot& s = slots()[i];
@@ -132,8 +152,13 @@ inline std::vector<std::vector<std::string>> capture(const std::vector<long>& ti
   }
   for (std::size_t i = 0; i < n; ++i) {
     Slot& s = slots()[i];
+    if (tids[i] == 0) continue;
     // acquire: pairs with the handler's release (its pcs and depth are written)
-    if (tids[i] == 0 || s.state.load(std::memory_order_acquire) != 2) continue;
+    if (s.state.load(std::memory_order_acquire) != 2) {
+      out[i].missing = "not captured: the thread did not take the signal within " + std::to_string(wait.count()) +
+                       " ms (under TSan a thread takes it only at an intercepted call)";
+      continue;
+    }
     // The first frames are the handler's and the signal trampoline's (under TSan also
     // the runtime's signal delivery): drop them, through the trampoline.
     std::vector<std::string> frames;
@@ -143,7 +168,8 @@ inline std::vector<std::vector<std::string>> capture(const std::vector<long>& ti
       if (frames[f].find("sighandler") != std::string::npos || frames[f].find("CallUserSignalHandler") != std::string::npos ||
           frames[f].find("on_stack_signal") != std::string::npos)
         first = std::min(frames.size(), f + 2);  // the handler, then the trampoline
-    out[i].assign(frames.begin() + static_cast<std::ptrdiff_t>(first), frames.end());
+    out[i].frames.assign(frames.begin() + static_cast<std::ptrdiff_t>(first), frames.end());
+    if (out[i].frames.empty()) out[i].missing = "not captured: the unwinder found no frame past the signal handler";
   }
   return out;
 }

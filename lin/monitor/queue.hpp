@@ -65,8 +65,10 @@ inline std::string before_reason(const CollectionHistory& c, const ValueOps& a, 
 
 inline MonitorOutcome check_queue(const CollectionHistory& c, detail::BudgetMeter& meter) {
   const std::uint32_t n = static_cast<std::uint32_t>(c.values.size());
-  Coverage coverage(c.slots);
-  for (const ValueOps& v : c.values) coverage.add(c.critical(v), +1);
+  std::vector<Span> critical;
+  critical.reserve(n);
+  for (const ValueOps& v : c.values) critical.push_back(c.critical(v));
+  const Coverage coverage(c.slots, critical);
   std::vector<std::uint32_t> empty_slot;
   if (auto failed = place_empties(c, coverage, empty_slot)) return *failed;
 

@@ -67,19 +67,22 @@ inline Peelable reversed(const Peelable& v, std::uint32_t slots) {
 inline std::vector<std::uint32_t> peel(const std::vector<Peelable>& vs, const std::vector<std::uint32_t>& values,
                                        std::uint32_t slots, Points* points, detail::BudgetMeter& meter, bool& ok) {
   ok = true;
-  Coverage coverage(slots);
+  std::vector<Span> critical;
+  critical.reserve(values.size());
   std::vector<IntervalIndex::Entry> spans;
+  spans.reserve(2 * values.size());
   for (std::uint32_t v : values) {
-    coverage.add(vs[v].critical, +1);
+    critical.push_back(vs[v].critical);
     spans.push_back({vs[v].push, v});
     spans.push_back({vs[v].pop, v});
   }
+  Coverage coverage(slots, critical);
   const IntervalIndex index(std::move(spans));
   std::vector<char> taken(vs.size(), 0), queued(vs.size(), 0);
   std::deque<std::uint32_t> work(values.begin(), values.end());
   for (std::uint32_t v : values) queued[v] = 1;
   std::size_t left = values.size();
-  Points scratch;
+  Points scratch(points ? 0 : slots);
   Points& fixed = points ? *points : scratch;
   while (!work.empty()) {
     if (!meter.tick()) {
@@ -92,11 +95,12 @@ inline std::vector<std::uint32_t> peel(const std::vector<Peelable>& vs, const st
     if (taken[v]) continue;
     const Peelable& p = vs[v];
     const Points::Window w = fixed.window(p.last_invoke);
-    const std::uint32_t lo = w.before ? (*w.before)->slot : 0;
-    const std::uint32_t hi = w.after != fixed.end() ? w.after->slot : slots - 1;
+    const std::uint32_t lo = w.before ? fixed[*w.before].slot : 0;
+    const std::uint32_t hi = w.after != fixed.end() ? fixed[w.after].slot : slots - 1;
     const auto push_at = coverage.first_zero({std::max(p.push.lo, lo), std::min(p.push.hi, hi)});
+    if (!push_at) continue;  // not a bottom value now
     const auto pop_at = coverage.last_zero({std::max(p.pop.lo, lo), std::min(p.pop.hi, hi)});
-    if (!push_at || !pop_at || *push_at > *pop_at) continue;  // not a bottom value now
+    if (!pop_at || *push_at > *pop_at) continue;
     taken[v] = 1;
     --left;
     fixed.insert_before(w.after, {*push_at, p.push_op});
@@ -140,12 +144,14 @@ inline MonitorOutcome check_stack(const CollectionHistory& c, detail::BudgetMete
   std::vector<Peelable> vs;
   vs.reserve(c.values.size());
   for (const ValueOps& v : c.values) vs.push_back(peelable(c, v));
-  Coverage all(c.slots);
-  for (const Peelable& p : vs) all.add(p.critical, +1);
+  std::vector<Span> critical;
+  critical.reserve(vs.size());
+  for (const Peelable& p : vs) critical.push_back(p.critical);
+  const Coverage all(c.slots, critical);
   std::vector<std::uint32_t> empty_slot;
   if (auto failed = place_empties(c, all, empty_slot)) return *failed;
 
-  Points points;
+  Points points(c.slots);
   for (std::size_t k = 0; k < c.empties.size(); ++k)
     points.insert_before(points.window(empty_slot[k]).after, {empty_slot[k], c.empties[k]});
   std::vector<std::uint32_t> every(vs.size());
@@ -156,8 +162,9 @@ inline MonitorOutcome check_stack(const CollectionHistory& c, detail::BudgetMete
   if (stuck.empty()) {
     MonitorOutcome out = linearizable({});
     out.order.reserve(c.span.size());
-    for (const Points::Point& p : points.in_order())
+    points.each([&](const Points::Point& p) {
       if (p.op != kNoOp) out.order.push_back(p.op);
+    });
     return out;
   }
 

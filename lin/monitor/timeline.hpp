@@ -11,12 +11,13 @@
 // so equal stamps overlap, as in history.hpp. A point in time is a slot; two operations
 // whose spans share a slot may take effect there in either order.
 //
-// Cost: O(n log n) to build (one sort of the 2n stamps), O(1) per span.
+// Cost: O(n log n) to build (one sort of the 2n stamps with their operations), O(1) per span.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "lin/history.hpp"
@@ -34,20 +35,23 @@ class Timeline {
  public:
   template <class S>
   explicit Timeline(const History<S>& h) {
-    std::vector<std::uint64_t> stamps;
+    // Every stamp with where it goes (2 op + 0 for the invoke, + 1 for the response),
+    // sorted once; the ranks are then read off in one pass.
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> stamps;
     stamps.reserve(2 * h.ops.size());
-    for (const auto& op : h.ops) {
-      stamps.push_back(op.invoke);
-      stamps.push_back(op.response);
+    for (std::size_t i = 0; i < h.ops.size(); ++i) {
+      stamps.emplace_back(h.ops[i].invoke, static_cast<std::uint32_t>(2 * i));
+      stamps.emplace_back(h.ops[i].response, static_cast<std::uint32_t>(2 * i + 1));
     }
     std::sort(stamps.begin(), stamps.end());
-    stamps.erase(std::unique(stamps.begin(), stamps.end()), stamps.end());
-    const auto rank = [&](std::uint64_t t) {
-      return static_cast<std::uint32_t>(std::lower_bound(stamps.begin(), stamps.end(), t) - stamps.begin());
-    };
-    spans_.reserve(h.ops.size());
-    for (const auto& op : h.ops) spans_.push_back({2 * rank(op.invoke), 2 * rank(op.response)});
-    end_rank_ = static_cast<std::uint32_t>(stamps.size());
+    spans_.resize(h.ops.size());
+    std::uint32_t rank = 0;
+    for (std::size_t k = 0; k < stamps.size(); ++k) {
+      if (k > 0 && stamps[k].first != stamps[k - 1].first) ++rank;
+      Span& s = spans_[stamps[k].second / 2];
+      (stamps[k].second % 2 == 0 ? s.lo : s.hi) = 2 * rank;
+    }
+    end_rank_ = stamps.empty() ? 0 : rank + 1;
   }
 
   const Span& span(std::size_t op) const { return spans_[op]; }
