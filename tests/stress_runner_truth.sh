@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # stress_runner_truth.sh STRESS PROBES [TSAN_STRESS ASAN_STRESS ASAN_PROBES TSAN_PROBES] — the
 # stress runner reports what ran (issue 13). STRESS is the plain lfcheck-stress,
-# PROBES the plain lfcheck-stress-probes (stress/selftest/probe_stress.cpp), the
-# others the TSan and ASan+UBSan builds. Every run's JSON (and JUnit) also goes
+# PROBES the plain lfcheck-stress-probes (stress/selftest/probe_*stress.cpp), the
+# others the TSan and ASan+UBSan builds (whose probes binaries hold probe_leak, probe_hang
+# and probe_uninstrumented only: probe_sanitizer_stress.cpp). Every run's JSON (and JUnit) also goes
 # through verdict_rules.py (exit status = verdicts, no pass without work, JUnit = JSON).
 #   zero work   a budget too small for any work still runs at least one round or
 #               litmus execution; a workload that does no work is an error (exit

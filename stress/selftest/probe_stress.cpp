@@ -1,12 +1,10 @@
 // Probe workloads for the stress runner's own tests: linked with harness/stress/main.cpp
-// into lfcheck-stress-probes (plain, and in the TSan and ASan+UBSan sub-builds),
-// never into lfcheck-stress. Each makes a claim of the runner checkable from outside
+// into the plain lfcheck-stress-probes, never into lfcheck-stress (the three the sanitizer
+// builds run too, probe_leak, probe_hang and probe_uninstrumented, are in
+// probe_sanitizer_stress.cpp). Each makes a claim of the runner checkable from outside
 // (tests/stress_runner_truth.sh):
 //   probe_idle  a workload that never calls run_rounds: 0 operations ran, so the
 //               run checked nothing — an error (exit 2), never a pass;
-//   probe_leak  leaks one allocation (an unreachable block, once per run): under
-//               ASan the LeakSanitizer report must fail the run in its JSON and
-//               JUnit, with its replay line, as the exit status says;
 //   probe_slow  operations of 20 ms in rounds of 1024 (a round: 20 s): --duration 1
 //               must end within about a second of its budget (rounds end at the
 //               deadline), reporting the operations really done and real seconds;
@@ -22,9 +20,6 @@
 //   probe_lin   a spec whose boom() call fails a Sync::check and returns a wrong
 //               result: the lin.scenarios failure is the check's, in what is
 //               printed and in the JSON alike (issue 27);
-//   probe_hang  thread 0's third operation never returns, the others finish their
-//               round and wait: the runner's HANG report shows where each thread
-//               was, in its table and in the JSON's thread_positions (issue 30);
 //   probe_hooks a spec with per-thread hooks (spec_hooks.hpp) whose Subject fails a
 //               check when called from a thread its thread_begin did not register,
 //               or when a thread ends registered twice: lin.scenarios and lin.history
@@ -42,11 +37,7 @@
 //               probe_rare_stack_gives_up's pop, every 256th time in a thread that it
 //               finds values, says "empty" (fail: the monitor must see it);
 //   probe_slow_check  a quiescent check that beats no heartbeat: within its
-//               bound (StressRun::BoundedWork) it is no HANG; past it, it is one;
-//   probe_uninstrumented  thread 1 frees, through a shared object built without
-//               any sanitizer, a block thread 0 wrote without synchronizing: under
-//               TSan the report's stack passes through that object, and the verdict
-//               and the JSON say so ("uninstrumented") (issue 30).
+//               bound (StressRun::BoundedWork) it is no HANG; past it, it is one.
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -68,13 +59,10 @@
 #include "harness/stress_registry.hpp"
 #include "specs/relaxed.hpp"
 #include "specs/spec.hpp"
-
-// stress/selftest/probe_uninstrumented_lib.cpp, built without sanitizers.
-extern "C" void lfcheck_probe_free_in_library(void* p);
+#include "stress/selftest/probe_faults.hpp"
 
 // The probes' fault catalogues. Those with seeded faults come from one list each
-// (LFCHECK_FAULTS); the others name only their mechanism, with the one entry
-// "<mechanism>.none" that says so (LFCHECK_PROBE_WITHOUT_FAULTS).
+// (LFCHECK_FAULTS); the others name only their mechanism (LFCHECK_PROBE_WITHOUT_FAULTS).
 #define PROBE_RELAXED_FAULTS(X) \
   X(window_4, "a pop takes any of the 4 oldest values, one more than its relaxed spec allows", "", "stress")
 #define PROBE_RELAXED_LIFO_FAULTS(X) \
@@ -82,21 +70,10 @@ extern "C" void lfcheck_probe_free_in_library(void* p);
 LFCHECK_FAULTS(ProbeRelaxedFault, "probe_relaxed", PROBE_RELAXED_FAULTS);
 LFCHECK_FAULTS(ProbeRelaxedLifoFault, "probe_relaxed_lifo", PROBE_RELAXED_LIFO_FAULTS);
 
-#define LFCHECK_PROBE_WITHOUT_FAULTS(Enum, MECHANISM)                                                  \
-  enum class Enum { none };                                                                           \
-  template <>                                                                                         \
-  struct lfcheck::FaultTraits<Enum> {                                                                 \
-    static constexpr const char* mechanism = MECHANISM;                                               \
-    static constexpr ::lfcheck::FaultInfo<Enum> catalogue[] = {                                         \
-        {Enum::none, MECHANISM ".none", "(no faults: a runner self-test)", "", "stress"}};             \
-  }
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeIdleFault, "probe_idle");
-LFCHECK_PROBE_WITHOUT_FAULTS(ProbeLeakFault, "probe_leak");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeSlowFault, "probe_slow");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeCrashFault, "probe_crash");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeLitmusFault, "probe_litmus");
-LFCHECK_PROBE_WITHOUT_FAULTS(ProbeHangFault, "probe_hang");
-LFCHECK_PROBE_WITHOUT_FAULTS(ProbeUninstrumentedFault, "probe_uninstrumented");
 LFCHECK_PROBE_WITHOUT_FAULTS(ProbeSlowCheckFault, "probe_slow_check");
 
 namespace lfcheck {
@@ -108,24 +85,6 @@ struct Idle {
   static constexpr const char* name = "does_nothing";
   static constexpr const char* description = "returns without running a round (runner self-test)";
   static void run(StressRun&) {}
-};
-
-template <ProbeLeakFault F>
-struct Leak {
-  static constexpr const char* name = "leaks_once";
-  static constexpr const char* description = "leaks one block in its first operation (runner self-test)";
-  static void run(StressRun& run) {
-    // Relaxed: only which thread leaks is decided here; nothing is published.
-    std::atomic<bool> leaked{false};
-    run.run_rounds(
-        [&](unsigned, auto&) {
-          if (leaked.exchange(true, std::memory_order_relaxed)) return;
-          auto* block = new std::uint64_t[37];
-          block[0] = 42;
-          asm volatile("" : : "r"(block) : "memory");  // the allocation happens; the pointer is dropped
-        },
-        [] {});
-  }
 };
 
 template <ProbeSlowFault F>
@@ -155,24 +114,6 @@ struct Crash {
           std::raise(SIGSEGV);
         },
         [] {});
-  }
-};
-
-template <ProbeHangFault F>
-struct Hang {
-  static constexpr const char* name = "one_thread_stuck";
-  static constexpr const char* description =
-      "thread 0's third operation never returns; the others finish their round (runner self-test)";
-  static void run(StressRun& run) {
-    std::atomic<unsigned> calls{0};  // thread 0's operations (relaxed: its own counter)
-    run.run_rounds(
-        [&](unsigned t, auto&) {
-          if (t != 0) return run.describe(t, "quick", 1, 0);
-          if (calls.fetch_add(1, std::memory_order_relaxed) != 2) return run.describe(t, "quick", 1, 0);
-          run.describe(t, "wait_forever", 7, 0);
-          for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the runner's watchdog ends the process
-        },
-        [] {}, /*round_ops=*/8);
   }
 };
 
@@ -210,30 +151,6 @@ struct OverrunCheck {
           for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the runner's watchdog ends the process
         },
         /*round_ops=*/8);
-  }
-};
-
-template <ProbeUninstrumentedFault F>
-struct FreeInLibrary {
-  static constexpr const char* name = "free_in_library";
-  static constexpr const char* description =
-      "one thread frees, through a library built without sanitizers, a block another wrote (runner self-test)";
-  static void run(StressRun& run) {
-    // Relaxed on purpose: nothing orders thread 0's write of the block before
-    // thread 1's free of it (the race TSan reports, through the library's frame).
-    std::atomic<int*> block{nullptr};
-    run.run_rounds(
-        [&](unsigned t, auto&) {
-          if (t == 0) {
-            if (block.load(std::memory_order_relaxed)) return;
-            int* p = static_cast<int*>(std::malloc(sizeof(int)));
-            *p = 1;
-            block.store(p, std::memory_order_relaxed);
-          } else if (int* p = block.exchange(nullptr, std::memory_order_relaxed)) {
-            lfcheck_probe_free_in_library(p);
-          }
-        },
-        [] {});
   }
 };
 
@@ -531,9 +448,6 @@ LFCHECK_LIN(ProbeRareStackGivesUp);
 LFCHECK_STRESS(ProbeIdleFault, Idle);
 LFCHECK_STRESS(ProbeCrashFault, Crash);
 LFCHECK_STRESS(ProbeSlowFault, Slow);
-LFCHECK_STRESS(ProbeLeakFault, Leak);
-LFCHECK_STRESS(ProbeHangFault, Hang);
-LFCHECK_STRESS(ProbeUninstrumentedFault, FreeInLibrary);
 LFCHECK_STRESS(ProbeSlowCheckFault, SlowCheck);
 LFCHECK_STRESS(ProbeSlowCheckFault, OverrunCheck);
 
