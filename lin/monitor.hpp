@@ -19,8 +19,8 @@
 //    their own (its core); the general search (lin/search.hpp) decides that small
 //    sub-history, and only its not_linearizable stands (Report::focus is the core,
 //    best/blocked the search's on it, explanation the monitor's reason in the spec's words;
-//    a core too large for the search within the budget is reported as the monitor found
-//    it, and Report::note says the search did not confirm it).
+//    a core the search cannot decide within the budget is unknown, never not_linearizable:
+//    Report::note names the monitor's finding).
 //  - Anything else (the monitor declines the history: an operation not of the type, a value
 //    inserted twice; its linearization fails the replay; the search finds its core
 //    linearizable) and the whole history is searched; Report::note says why, and
@@ -126,15 +126,19 @@ requires HasCollection<S> Report monitor(const History<S>& h, const Budget& budg
       if (confirmed.verdict == Verdict::linearizable)
         return searched("the " + name + " named " + std::to_string(core.size()) +
                         " operations no order explains, but the search linearized them (a monitor bug)");
-      report.verdict = Verdict::not_linearizable;
       report.focus.assign(core.begin(), core.end());
       report.explanation = words(out.why);
       if (confirmed.verdict == Verdict::not_linearizable) {
+        report.verdict = Verdict::not_linearizable;
         for (std::size_t i : confirmed.best) report.best.push_back(core[i]);
         for (std::size_t i : confirmed.blocked) report.blocked.push_back(core[i]);
       } else {
-        report.note = "the search could not confirm these " + std::to_string(core.size()) +
-                      " operations within the budget (" + confirmed.exhausted + ")";
+        // Only the search's answer stands: a core it could not decide is no verdict.
+        report.verdict = Verdict::unknown;
+        report.exhausted = confirmed.exhausted.empty() ? "max_seconds" : confirmed.exhausted;
+        report.note = "the " + name + " named " + std::to_string(core.size()) +
+                      " operations no order explains, but the search could not confirm them within the budget (" +
+                      report.exhausted + ")";
       }
       report.states = confirmed.states;
       break;

@@ -7,6 +7,12 @@
 #   died      a batch whose process dies (here: SIGKILL) is NOT COMPARED: exit 2, an
 #             error record naming its programs — never a pass
 #   sigterm   SIGTERM: the run stops, reports what it compared, exit 2 ("interrupted")
+#   superset  a comparison where DPOR found outcomes the full search did not, and missed
+#             none, is shown (a line with the counts and its replay line) and counted
+#             (the summary, the JSON's findings), never a disagreement: exit 0. The
+#             program (seed 31 #115, 3 threads, a loop that writes) has them because DPOR
+#             lets a thread that gave way go on after one other thread's step, Relacy's
+#             tree searches after every holder's; were DPOR's rule Relacy's, pick another.
 # Each run's JSON and JUnit hold to verdict_rules.py.
 set -u
 fuzzer=$1
@@ -31,6 +37,17 @@ a, b, c = (json.load(open(f))["runs"][0] for f in sys.argv[1:])
 print(a["programs"] + b["programs"] == c["programs"] and a["full_executions"] + b["full_executions"] == c["full_executions"])' \
     "$dir/s0.json" "$dir/s1.json" "$dir/one.json")
   [ "$got" = True ] && ok "shards: 0/2 and 1/2 are the unsharded run's programs" || fail "shards: $got"
+fi
+# superset
+if run superset 0 -- "$fuzzer" --seed 31 --threads 2-3 --program 115 --load-depth 1 --keep 3-8; then
+  got=$(/usr/bin/python3 -c 'import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+print(len(runs), runs[0]["disagreements"], runs[0]["findings"].get("load depth 1: outcomes only dpor found"))' "$dir/superset.json")
+  [ "$got" = "1 0 1" ] && grep -q "^program 115, load depth 1: outcomes only dpor found: [0-9]* of its" "$dir/superset.out" &&
+    grep -q "^  replay: ./lfcheck dpor-fuzz --seed 31 .*--program 115 --load-depth 1 --keep 3-8" "$dir/superset.out" &&
+    grep -q "^dpor-fuzz: 1 comparison with outcomes only dpor found" "$dir/superset.out" &&
+    ok "superset: outcomes only dpor found are shown and counted, not a disagreement" ||
+    { fail "superset: records, disagreements, count: $got"; tail -n 8 "$dir/superset.out"; }
 fi
 # budget
 if run budget 0 -- "$fuzzer" "${core[@]}" --max-seconds 1; then

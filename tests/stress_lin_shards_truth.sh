@@ -200,5 +200,21 @@ EOF
     { fail "lin: an empty shard exits $rc"; cat "$dir/lempty.out"; }
 fi
 
+# Two failing lin parts: shard 0's LINEARIZABILITY UNKNOWN (its check ran out of budget:
+# no rejection) comes first in the order, shard 1's NOT LINEARIZABLE later. The whole run
+# keeps one part's words: the rejection's, or a catch would read as "not caught".
+for i in 0 1; do
+  words=("LINEARIZABILITY UNKNOWN: budget exhausted" "NOT LINEARIZABLE: no sequential order")
+  printf '{"runs":[{"structure":"treiber","layer":"model","workload":"lin.scenarios","seed":1,"shard":"%s/2",%s}]}\n' \
+    "$i" "\"of_scenarios\":4,\"scenarios\":2,\"executions\":10,\"verdict\":\"fail\",\"failure\":\"${words[$i]}\",\"failing_index\":$((i * 3)),\"scenario\":\"s$i\"" \
+    >"$dir/unknown-part$i.json"
+done
+"$lfcheck" merge "$dir/unknown-part0.json" "$dir/unknown-part1.json" --json "$dir/unknown-merged.json" >"$dir/unknown-merge.out" 2>&1
+rc=$?
+got=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["runs"][0]["failure"])' "$dir/unknown-merged.json" 2>&1)
+[ $rc = 1 ] && [ "$got" = "NOT LINEARIZABLE: no sequential order" ] &&
+  ok "lin merge: a later shard's NOT LINEARIZABLE stands over an earlier shard's UNKNOWN" ||
+  { fail "lin merge: exit $rc, the whole run says: $got"; cat "$dir/unknown-merge.out"; }
+
 echo "stress and lin shards truth: $failed failed"
 [ $failed -eq 0 ]

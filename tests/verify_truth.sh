@@ -17,7 +17,9 @@
 #             with one cut short by its budget (or a part's count edited) NOT VERIFIED;
 #             the shards of a fault merge to the unsharded run's failing scenario
 #   ladder    --ladder names the largest bounds verified within its budget, and a fault's
-#             ladder fails
+#             ladder fails (one that verified smaller bounds first: no verified_up_to)
+#   stale     a run refused before its reports are written leaves no earlier report
+#   merge     an unsharded verify pass whose counts do not add up merges to an error
 #   usage     bad arguments: one line, exit 2; a bound a closing-call spec cannot have, refused
 set -u
 lin=$1 probes=$2 lfcheck=$3
@@ -136,9 +138,52 @@ if run ladder 0 -- "$lin" verify shutdown --ladder --max-seconds 5; then
 fi
 run ladder-fault 1 -- "$lin" verify shutdown --ladder --max-seconds 30 --fault acquire_gives_up &&
   ok "ladder: a fault's ladder fails at $(j "$dir/ladder-fault.json" 'r["verify_bound"]')"
+# A ladder that verifies smaller bounds and then fails: verified_up_to is the ladder's
+# verdict, so the failing record keeps those bounds in verified_bounds only (run's verdict
+# rules: no verified_up_to on a fail run).
+if run ladder-fails-later 1 -- "$lin" verify shutdown --ladder --max-seconds 30 --fault shutdown.relaxed_release; then
+  got=$(j "$dir/ladder-fails-later.json" '(r["verify_bound"], r["verified_bounds"], "verified_up_to" in r)')
+  [ "$got" = "('2×2 (+1)', ['2×1 (+1)', '3×1 (+1)'], False)" ] &&
+    ok "ladder: verified 2×1 and 3×1, failed at 2×2: no verified_up_to on the failing record" ||
+    fail "ladder that fails later: $got"
+fi
+
+# --- the record beside the exit status ------------------------------------------------------
+# A run that stops before writing its reports (a usage error at the bound) leaves no earlier
+# run's pass behind: the binary and the driver remove --json/--junit first.
+"$lin" verify shutdown --threads 2 --calls 1 --prefix 0 --quiet --json "$dir/stale.json" --junit "$dir/stale.xml" >/dev/null 2>&1
+"$lin" verify shutdown --calls 8 --json "$dir/stale.json" --junit "$dir/stale.xml" >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && [ ! -e "$dir/stale.json" ] && [ ! -e "$dir/stale.xml" ] &&
+  ok "stale: a refused run leaves no earlier report beside its exit 2" || fail "stale: exit $rc, an earlier report is left"
+"$lin" verify shutdown --threads 2 --calls 1 --prefix 0 --quiet --json "$dir/stale.json" >/dev/null 2>&1
+LFCHECK_SKIP_SETUP=1 "$lfcheck" verify nosuchstructure --json "$dir/stale.json" >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] && [ ! -e "$dir/stale.json" ] && ok "stale: ./lfcheck verify refused before the binary runs: no earlier report" ||
+  fail "stale: ./lfcheck verify exit $rc, an earlier report is left"
+
+# A subset of the alphabet is another spec: only --check-reduction takes --letters-seed
+# (a plain verify of shutdown.acquire_gives_up over letters seed 5 said VERIFIED, exit 0).
+"$lin" verify shutdown --threads 2 --calls 1 --prefix 1 --fault shutdown.acquire_gives_up --letters-seed 5 \
+  >"$dir/letters.out" 2>"$dir/letters.err"
+rc=$?
+[ $rc = 2 ] && grep -q "letters-seed is for --check-reduction only" "$dir/letters.err" &&
+  ok "usage: --letters-seed without --check-reduction is refused, exit 2" || fail "letters-seed: exit $rc"
+
+# lfcheck merge holds an unsharded verify record to its own counts: a pass with 1 of 156
+# scenarios ended (a hand-edited or truncated file) is an error, never VERIFIED.
+printf '%s\n' '{"runs":[{"structure":"treiber","check":"verify","verify_bound":"2×2 (+1)","scenarios":156,' \
+  '"of_scenarios":156,"ended":1,"not_ended":155,"not_run":0,"verdict":"pass","verified_up_to":"2×2 (+1)"}]}' \
+  >"$dir/fake-whole.json"
+"$lfcheck" merge "$dir/fake-whole.json" --json "$dir/fake-merged.json" >"$dir/fake-merge.out" 2>&1
+rc=$?
+[ $rc = 2 ] && [ "$(j "$dir/fake-merged.json" '(r["verdict"], "verified_up_to" in r)')" = "('error', False)" ] &&
+  ! grep -q "VERIFIED up to" "$dir/fake-merge.out" &&
+  ok "merge: a verify pass whose counts do not add up is an error (exit 2)" ||
+  { fail "merge: an inconsistent verify pass: exit $rc"; cat "$dir/fake-merge.out"; }
 
 # --- usage ----------------------------------------------------------------------------------
-for args in "--threads 4" "--calls 0" "--prefix 9" "--reduce most" "--ladder --shard 0/2" "--frob"; do
+for args in "--threads 4" "--calls 0" "--prefix 9" "--reduce most" "--ladder --shard 0/2" "--frob" "--letters-seed 3"; do
   "$lin" verify treiber $args >"$dir/usage.out" 2>"$dir/usage.err"
   rc=$?
   [ $rc = 2 ] && [ "$(wc -l <"$dir/usage.err")" = 1 ] && ok "usage: $args is one line, exit 2" ||

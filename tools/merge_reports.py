@@ -78,7 +78,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 from mutants import ERROR, OVER_BUDGET, judge, matrix_junit
-from verdicts import IDENTITY as RUN_IDENTITY, exit_status, fault_row, junit, summary, testcase_name
+from verdicts import IDENTITY as RUN_IDENTITY, exit_status, fault_row, junit, rejected, summary, testcase_name
 
 # Two records that agree on these are the same run (an OVERLAP of shards): a report's
 # identity fields (verdicts.IDENTITY).
@@ -158,8 +158,12 @@ def join_parts(runs):
                 whole[k] = round(total, 3) if isinstance(total, float) else total
         # The unsharded run stops at its first failure: the first in its sampled pass
         # over every scenario, else the first in its searches — (pass, index) order.
+        # A rejection (NOT LINEARIZABLE, a crash of the structure, ...) before a failure
+        # that rejects nothing (LINEARIZABILITY UNKNOWN, NONDETERMINISTIC): the whole run
+        # keeps one part's words, and a later shard's real rejection must not hide behind
+        # an earlier shard's undecided check.
         failing = sorted((p for p in parts if p.get("verdict") == "fail"),
-                         key=lambda p: (PASSES.get(p.get("failing_pass"), 0), p.get("failing_index", 0)))
+                         key=lambda p: (not rejected(p), PASSES.get(p.get("failing_pass"), 0), p.get("failing_index", 0)))
         broken = [p for p in parts if p.get("verdict") not in ("pass", "fail") and p.get("scenarios", 0) > 0]
         differ = [(k, sorted({json.dumps(p.get(k)) for p in parts})) for k in LIN_SETTINGS]
         differ = [(k, v) for k, v in differ if len(v) > 1]
@@ -268,6 +272,25 @@ def join_verify_parts(runs):
             whole["shards"] = n
         joined.append(whole)
     return joined, count
+
+
+def recheck_verify_wholes(runs):
+    """An unsharded verify record (one bound, not a ladder) is held to what its own counts
+    say before the merge repeats its verdict: a pass whose scenarios did not all end, or
+    whose run covered fewer scenarios than its bound holds, is an error here, whatever
+    file it came from."""
+    for r in runs:
+        if r.get("check") != "verify" or r.get("mode") == "ladder" or "shard" in r or r.get("verdict") != "pass":
+            continue
+        counts = {k: r.get(k) for k in ("scenarios", "of_scenarios", "ended", "not_ended", "not_run")}
+        total = counts["of_scenarios"] if counts["of_scenarios"] is not None else counts["scenarios"]
+        if not (isinstance(total, int) and counts["scenarios"] == total and counts["ended"] == total
+                and not counts["not_ended"] and not counts["not_run"]):
+            r["verdict"] = "error"
+            r.pop("verified_up_to", None)
+            r["failure"] = ("INCONSISTENT: a verify pass whose counts do not add up ("
+                            + ", ".join(f"{k} {v}" for k, v in counts.items() if v is not None) + ")")
+    return runs
 
 
 def check_plans(runs):
@@ -502,6 +525,7 @@ def main():
         del r["_from"]
         kept.append(r)
     runs = kept
+    runs = recheck_verify_wholes(runs)
     if not a.keep_shards:
         runs, verify_wholes = join_verify_parts(runs)
         if verify_wholes:

@@ -233,9 +233,18 @@ void report_failure(const LinEntry& e, const Options& o, const BoundRun& run, Ru
   const std::string text = e.describe(run.enumeration.scenarios[run.failing_index].encoded);
   std::printf("\n=== verify %s up to %s (dpor%s) FAILED: %s ===\n", e.structure.c_str(), run.bound.text().c_str(),
               o.run.fault.empty() ? "" : (", fault " + o.run.fault).c_str(), out.failure.c_str());
-  std::printf("the smallest failing scenario: number %zu of the %s in order (%u calls): %s\n\n%s",
-              run.failing_index, with_commas(run.enumeration.scenarios.size()).c_str(),
-              run.enumeration.scenarios[run.failing_index].calls, text.c_str(), out.table.c_str());
+  // It is the smallest only if every scenario before it ended (passing); one whose search
+  // did not end might fail too.
+  std::size_t unended_before = 0;
+  for (const auto& n : run.not_ended) unended_before += n.index < run.failing_index;
+  const std::string which =
+      unended_before == 0 ? "the smallest failing scenario"
+                          : "a failing scenario (the smallest only if the " + std::to_string(unended_before) +
+                                " before it whose search did not end pass)";
+  std::printf("%s: number %zu of the %s in order (%u calls): %s\n\n%s", which.c_str(), run.failing_index,
+              with_commas(run.enumeration.scenarios.size()).c_str(), run.enumeration.scenarios[run.failing_index].calls,
+              text.c_str(), out.table.c_str());
+  if (unended_before) r.num("unended_before_failing", unended_before);
   std::string stem = "verify." + e.structure;
   if (!o.run.fault.empty()) stem += "." + std::string(fault_short_name(o.run.fault));
   const std::string artifacts =
@@ -335,7 +344,9 @@ RunRecord verify_ladder(const LinEntry& e, const Options& o) {
   std::string list;
   for (const VerifyBound& b : verified) list += (list.empty() ? "[" : ",") + RunRecord::quote(b.text());
   r.json("verified_bounds", list.empty() ? "[]" : list + "]");
-  if (!verified.empty()) r.str("verified_up_to", largest(verified));
+  // verified_up_to is the ladder's verdict, so only a pass carries it (a failing or
+  // interrupted ladder keeps the bounds it verified in verified_bounds).
+  if (!verified.empty() && !failing && !cli::interrupted()) r.str("verified_up_to", largest(verified));
   if (!unfinished.empty()) r.str("unfinished", unfinished);
   r.num("dpor_executions", o.run.limits.executions).num("load_depth", o.run.limits.load_depth);
   r.str("bounds", lfcheck::model::dpor::bounds(o.run.limits.load_depth));
@@ -357,10 +368,16 @@ RunRecord verify_ladder(const LinEntry& e, const Options& o) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.real("seconds", seconds).real("cpu_seconds", cpu_seconds() - cpu0);
-  if (!failing)
+  if (failing) {
+  } else if (cli::interrupted()) {
+    std::printf("%s: NOT VERIFIED: interrupted%s%s\n", e.structure.c_str(),
+                verified.empty() ? "" : (" (bounds verified before it: " + largest(verified) + ")").c_str(),
+                unfinished.empty() ? "" : ("; unfinished: " + unfinished).c_str());
+  } else {
     std::printf("%s: %s%s\n", e.structure.c_str(),
                 verified.empty() ? "NOT VERIFIED at any bound" : ("VERIFIED up to " + largest(verified)).c_str(),
                 unfinished.empty() ? "" : ("; unfinished: " + unfinished).c_str());
+  }
   return r;
 }
 
@@ -538,10 +555,11 @@ int verify_main(int argc, char** argv) {
     o.run.limits.load_depth = static_cast<unsigned>(cli::parse_number(p.program(), "--load-depth", v, 1, 2));
   });
   p.option("--reduce", [&](std::string_view v) {
-    if (v == "threads,values" || v == "values,threads") o.reduce = {true, true};
-    else if (v == "threads") o.reduce = {true, false};
-    else if (v == "values") o.reduce = {false, true};
-    else if (v == "none") o.reduce = {false, false};
+    // (Member by member: --letters-seed, given before, keeps its value.)
+    if (v == "threads,values" || v == "values,threads") o.reduce.threads = true, o.reduce.values = true;
+    else if (v == "threads") o.reduce.threads = true, o.reduce.values = false;
+    else if (v == "values") o.reduce.threads = false, o.reduce.values = true;
+    else if (v == "none") o.reduce.threads = false, o.reduce.values = false;
     else cli::usage_error(p.program(), "--reduce is threads,values, threads, values or none, not '" + std::string(v) + "'");
   });
   p.option("--jobs", [&](std::string_view v) {
@@ -560,7 +578,17 @@ int verify_main(int argc, char** argv) {
     std::fputs(kHelp, stdout);
     return cli::kPass;
   }
+  // The reports are written at the end: an earlier run's must not stand beside this
+  // run's exit status if it stops before (a usage error below, a kill).
+  if (!o.json.empty()) std::remove(o.json.c_str());
+  if (!o.junit.empty()) std::remove(o.junit.c_str());
   o.structure = named_spec(p.program(), positional);
+  // A subset of the alphabet is another, smaller spec: only the reduction check, which
+  // compares two enumerations of the same letters, may take one. Elsewhere a verdict over
+  // a subset would read as the spec's (VERIFIED over 3 of a bound's 24 scenarios).
+  if (o.reduce.letters_seed != 0 && !o.check_reduction)
+    cli::usage_error(p.program(), "--letters-seed is for --check-reduction only (a verdict over a subset of the "
+                                  "alphabet is not the spec's)");
   if ((o.ladder || o.check_reduction) && o.run.shards > 1)
     cli::usage_error(p.program(), "--ladder and --check-reduction are not sharded (shard one bound instead)");
   if (!o.run.fault.empty() && !is_known_fault(o.structure, o.run.fault))

@@ -54,6 +54,19 @@ TEST(Monitor, QueueOrderViolationIsTwoValues) {
   EXPECT_FALSE(has(table, "enq(3)")) << table;
 }
 
+// The monitor's not-linearizable stands only once the search confirms its core: a search
+// out of budget on the core leaves the history unknown, never a violation the search did
+// not see (docs/lin.md: only the search's answer stands).
+TEST(Monitor, AnUnconfirmedCoreIsUnknown) {
+  const auto h = real_time<Q>({timed<Q>(0, put(1), kVoid, 0, 1), timed<Q>(1, put(2), kVoid, 2, 3),
+                               timed<Q>(0, take(), some(2), 4, 5), timed<Q>(1, take(), some(1), 6, 7)});
+  const Report r = check(h, Budget{1, 60});  // one search state: the core cannot be decided
+  EXPECT_EQ(r.verdict, Verdict::unknown) << r.words();
+  EXPECT_EQ(r.algorithm, "queue monitor");
+  EXPECT_TRUE(has(r.note, "could not confirm")) << r.note;
+  EXPECT_EQ(check(h, Budget{1000, 60}).verdict, Verdict::not_linearizable);  // with room: confirmed
+}
+
 TEST(Monitor, QueueEmptyWhileHeld) {
   const auto h = real_time<Q>(
       {timed<Q>(0, put(1), kVoid, 0, 1), timed<Q>(1, take(), kEmpty, 2, 3), timed<Q>(0, take(), some(1), 4, 5)});

@@ -52,7 +52,8 @@ enum class Finding {
                        // fairness bound (a timed wait times out eventually), so there is no oracle
   verdict,             // one passed, the other failed
   missing_outcomes,    // both passed; the full search has outcomes DPOR has not
-  extra_outcomes,      // both passed; DPOR has outcomes the full search has not (and none missing)
+  extra_outcomes,      // both passed; DPOR has outcomes the full search has not (and none missing):
+                       // counted and shown, no disagreement (is_disagreement)
   states,              // both passed, same outcomes; the invariant's observed states differ
   dpor_unfinished,     // the full search ended, DPOR did not within the caps
   dpor_nondeterministic,  // DPOR failed in an execution that did not fail again alone: the program

@@ -274,6 +274,10 @@ int main(int argc, char** argv) {
                       depth, name(c.finding), (c.full.verdict + ", " + std::to_string(c.full.executions)).c_str(),
                       c.dpor.executions == 0 ? "not run"
                                              : (c.dpor.verdict + ", " + std::to_string(c.dpor.executions)).c_str());
+        if (c.finding == Finding::extra_outcomes) {
+          std::printf("%s", superset_note(generated, keep, c, replay).c_str());
+          std::fflush(stdout);
+        }
         if (!is_disagreement(c.finding)) continue;
         tally.disagreements.push_back(describe(generated, keep, c, o.limits, o.fault, o.minimise, replay));
         std::printf("\n%s", tally.disagreements.back().text.c_str());

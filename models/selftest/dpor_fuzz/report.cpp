@@ -59,6 +59,19 @@ void Tally::add(const Comparison& c) {
   ++verdicts[c.full.passed ? "pass" : c.full.verdict];
 }
 
+std::string superset_note(const Program& generated, const std::vector<bool>& keep, const Comparison& c,
+                          const ReplayLine& replay) {
+  const std::vector<unsigned> numbers = kept_numbers(generated, keep);
+  const std::string k = numbers.size() == positions(generated).size() ? "" : keep_text(numbers);
+  std::size_t only = 0;
+  for (auto o : c.dpor.outcomes) only += !std::binary_search(c.full.outcomes.begin(), c.full.outcomes.end(), o);
+  return fmt("program %llu, load depth %u: outcomes only dpor found: %zu of its %zu (the full search's %zu all among "
+             "them; a superset, not a failure)\n  replay: ",
+             static_cast<unsigned long long>(generated.index), c.load_depth, only, c.dpor.outcomes.size(),
+             c.full.outcomes.size()) +
+         replay(generated.index, c.load_depth, k) + "\n";
+}
+
 Disagreement describe(const Program& generated, std::vector<bool> keep, const Comparison& found, const Limits& limits,
                       Break fault, bool minimise_it, const ReplayLine& replay) {
   Disagreement d;
@@ -119,6 +132,16 @@ int print_summary(const RunFacts& f, const Tally& t) {
                 static_cast<unsigned long long>(t.compared));
   else if (status == cli::kPass)
     std::printf("dpor-fuzz: %llu comparisons, 0 disagreements\n", static_cast<unsigned long long>(t.compared));
+  std::uint64_t superset = 0;  // comparisons where DPOR found outcomes the full search did not (shown above)
+  for (const auto& [what, n] : t.findings)
+    if (what.size() > std::string(name(Finding::extra_outcomes)).size() &&
+        what.compare(what.size() - std::string(name(Finding::extra_outcomes)).size(), std::string::npos,
+                     name(Finding::extra_outcomes)) == 0)
+      superset += n;
+  if (superset)
+    std::printf("dpor-fuzz: %llu comparison%s with outcomes only dpor found (above: schedules DPOR runs and the "
+                "full search does not, not a failure)\n",
+                static_cast<unsigned long long>(superset), superset == 1 ? "" : "s");
   else if (status == cli::kCheckFailed)
     std::printf("dpor-fuzz: %zu disagreement%s (each above, with its replay line)\n", t.disagreements.size(),
                 t.disagreements.size() == 1 ? "" : "s");

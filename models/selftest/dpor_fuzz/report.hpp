@@ -34,6 +34,11 @@ using ReplayLine = std::function<std::string(std::uint64_t index, unsigned load_
 // The disagreement `found` of keep_only(generated, keep), minimised if asked (its
 // statements dropped while it persists), compared again with the outcomes'
 // records kept, rendered.
+// A comparison whose DPOR found outcomes the full search did not (and missed none):
+// one line with the counts and the replay line (no failure: is_disagreement).
+std::string superset_note(const Program& generated, const std::vector<bool>& keep, const Comparison& c,
+                          const ReplayLine& replay);
+
 Disagreement describe(const Program& generated, std::vector<bool> keep, const Comparison& found, const Limits& limits,
                       Break fault, bool minimise, const ReplayLine& replay);
 
