@@ -152,11 +152,13 @@ fi
 # A run that stops before writing its reports (a usage error at the bound) leaves no earlier
 # run's pass behind: the binary and the driver remove --json/--junit first.
 "$lin" verify shutdown --threads 2 --calls 1 --prefix 0 --quiet --json "$dir/stale.json" --junit "$dir/stale.xml" >/dev/null 2>&1
+[ -s "$dir/stale.json" ] && [ -s "$dir/stale.xml" ] || fail "stale: the first run wrote no report (the check below would mean nothing)"
 "$lin" verify shutdown --calls 8 --json "$dir/stale.json" --junit "$dir/stale.xml" >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] && [ ! -e "$dir/stale.json" ] && [ ! -e "$dir/stale.xml" ] &&
   ok "stale: a refused run leaves no earlier report beside its exit 2" || fail "stale: exit $rc, an earlier report is left"
 "$lin" verify shutdown --threads 2 --calls 1 --prefix 0 --quiet --json "$dir/stale.json" >/dev/null 2>&1
+[ -s "$dir/stale.json" ] || fail "stale: the run before the driver's refusal wrote no report (the check below would mean nothing)"
 LFCHECK_SKIP_SETUP=1 "$lfcheck" verify nosuchstructure --json "$dir/stale.json" >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] && [ ! -e "$dir/stale.json" ] && ok "stale: ./lfcheck verify refused before the binary runs: no earlier report" ||
