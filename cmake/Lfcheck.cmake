@@ -24,9 +24,13 @@
 #   <build>/models/lfcheck-lin-model-NAME       the spec's generated scenarios under Relacy
 #   <build>/stress/lfcheck-stress-NAME          WORKLOADS, litmus scenarios, lin.* workloads
 #   <build>/sanitizer-{thread,address}/stress/lfcheck-stress-NAME   the same under TSan / ASan+UBSan
+#                                               (ASan: lin.* only if NAME has no WORKLOADS or SCENARIOS)
+#   <build>/sanitizer-address/stress/lfcheck-lin-stress-NAME   the lin.* workloads under ASan, built
+#                                               when asked (lfcheck lin NAME --sanitizer address)
 #   <build>/property_tests/lfcheck-props-NAME   PROPS, or the spec's state machine
 # plus, over every structure of the project, lfcheck-model, lfcheck-lin-model,
-# lfcheck-stress and lfcheck-props (linked from the same objects: `./lfcheck model`
+# lfcheck-stress and lfcheck-props (under ASan also lfcheck-lin-stress, when asked;
+# linked from the same objects: `./lfcheck model`
 # with no name, the kill matrix). It registers the structure's ctest tests with the
 # labels lfcheck's own get (model.NAME, props.NAME, stress.tsan.NAME, lin.model.NAME,
 # ...; the one `nightly` test, ./lfcheck nightly), and the faults tests (model.NAME.faults_caught, ...) for each layer
@@ -124,7 +128,7 @@ static const lfcheck::ProjectDirsRegistrar lfcheck_project_dirs_registrar{\"${CM
     list(APPEND links lfcheck::model_runner)
   elseif(layer STREQUAL "lin_model")
     list(APPEND links lfcheck::lin_model_runner)
-  elseif(layer STREQUAL "stress")
+  elseif(layer STREQUAL "stress" OR layer STREQUAL "lin_stress")
     if(NOT TARGET lfcheck_sanitizer_defaults)
       get_property(data GLOBAL PROPERTY LFCHECK_DATA_DIR)
       add_library(lfcheck_sanitizer_defaults OBJECT ${data}/harness/stress/sanitizer_defaults.cpp)
@@ -164,6 +168,8 @@ function(_lfcheck_objects target layer name sources libs)
   add_library(${target} OBJECT ${sources})
   if(layer STREQUAL "lin_model")
     target_link_libraries(${target} PRIVATE lfcheck::model ${libs})
+  elseif(layer STREQUAL "lin_stress")
+    target_link_libraries(${target} PRIVATE lfcheck::stress ${libs})
   else()
     target_link_libraries(${target} PRIVATE lfcheck::${layer} ${libs})
   endif()
@@ -251,12 +257,40 @@ LFCHECK_SPEC_PROPS(@spec_type@, @name@)
     _lfcheck_binary(lfcheck-lin-model-${name} models "${runner}" lfcheck_${name}_lin_model)
     list(APPEND layers lin-model)
   endif()
-  set(stress_sources ${arg_WORKLOADS} ${arg_SCENARIOS} ${lin_sources})
+  # The stress binary: the workloads, the scenarios as litmus tests and the spec's lin.*
+  # workloads. Under ASan (LFCHECK_SANITIZER=address: the ASan sub-build) the lin.*
+  # workloads of a structure that has workloads or scenarios of its own are a binary
+  # of their own, lfcheck-lin-stress-NAME, left out of the default build: no ctest test
+  # runs them (stress.asan.NAME runs the others) and they were about half of that
+  # build's compile time; `lfcheck lin NAME --sanitizer address` (and a stress command
+  # that selects lin.*) builds it when asked. A structure checked from its spec alone
+  # keeps them in lfcheck-stress-NAME (they are its stress layer), and that binary's
+  # objects make its lfcheck-lin-stress-NAME too.
+  set(stress_sources ${arg_WORKLOADS} ${arg_SCENARIOS})
+  set(lin_stress_apart OFF)
+  if(LFCHECK_SANITIZER STREQUAL "address" AND lin_sources AND stress_sources)
+    set(lin_stress_apart ON)
+  else()
+    list(APPEND stress_sources ${lin_sources})
+  endif()
   if(stress_on AND stress_sources)
     _lfcheck_objects(lfcheck_${name}_stress stress ${name} "${stress_sources}" "${libs}")
     _lfcheck_runner(stress runner)
     _lfcheck_binary(lfcheck-stress-${name} stress "${runner}" lfcheck_${name}_stress)
     list(APPEND layers stress)
+  endif()
+  if(stress_on AND lin_sources AND LFCHECK_SANITIZER STREQUAL "address")
+    if(lin_stress_apart)
+      set(lin_objects lfcheck_${name}_lin_stress)
+      _lfcheck_objects(${lin_objects} lin_stress ${name} "${lin_sources}" "${libs}")
+      set_target_properties(${lin_objects} PROPERTIES EXCLUDE_FROM_ALL ON)
+    else()
+      set(lin_objects lfcheck_${name}_stress)
+      set_property(GLOBAL APPEND PROPERTY LFCHECK_OBJECTS_lin_stress ${lin_objects})
+    endif()
+    _lfcheck_runner(lin_stress runner)
+    _lfcheck_binary(lfcheck-lin-stress-${name} stress "${runner}" ${lin_objects})
+    set_target_properties(lfcheck-lin-stress-${name} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   if(props_on AND props_sources)
     _lfcheck_objects(lfcheck_${name}_props props ${name} "${props_sources}" "${libs}")
@@ -437,7 +471,8 @@ endfunction()
 
 function(_lfcheck_finalize)
   foreach(spec model:lfcheck-model:models lin_model:lfcheck-lin-model:models
-               stress:lfcheck-stress:stress props:lfcheck-props:property_tests)
+               stress:lfcheck-stress:stress props:lfcheck-props:property_tests
+               lin_stress:lfcheck-lin-stress:stress)
     string(REPLACE ":" ";" spec ${spec})
     list(GET spec 0 layer)
     list(GET spec 1 target)
@@ -446,6 +481,10 @@ function(_lfcheck_finalize)
     if(objects)
       _lfcheck_runner(${layer} runner)
       _lfcheck_binary(${target} ${dir} "${runner}" "${objects}")
+      if(layer STREQUAL "lin_stress")
+        # Every structure's lin.* workloads under ASan, built when asked (above).
+        set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
+      endif()
     endif()
   endforeach()
 

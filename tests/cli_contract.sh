@@ -45,6 +45,27 @@ expect 2 "stress: threads 0" -- "$lfcheck" stress treiber --threads 0
 expect 2 "stress: ops and duration" -- "$lfcheck" stress treiber --ops 10 --duration 1
 expect 2 "stress: bad sanitizer" -- "$lfcheck" stress treiber --sanitizer memory
 expect 2 "stress: unknown structure" -- "$lfcheck" stress nosuch
+# Under ASan the lin.* workloads of a structure with workloads of its own are a binary of
+# their own, built on first use (cmake/Lfcheck.cmake): a run that selects them (lin, or a
+# lin failure's replay line) goes there, never to lfcheck-stress-NAME, which has none of
+# them. Set-up is skipped here: the binary lists them if a run built it, else is named missing.
+lin_asan() {  # DESCRIPTION -- command...
+  local what=$1; shift 2
+  "$@" >/tmp/lfcheck-cli.out 2>/tmp/lfcheck-cli.err
+  local rc=$?
+  if [ $rc -eq 2 ] && grep -q "missing .*/sanitizer-address/stress/lfcheck-lin-stress-treiber " /tmp/lfcheck-cli.err; then
+    echo "ok:   $what: needs lfcheck-lin-stress-treiber, not built (exit 2)"
+  elif [ $rc -eq 0 ] && grep -q "treiber/lin.scenarios" /tmp/lfcheck-cli.out; then
+    echo "ok:   $what: ran lfcheck-lin-stress-treiber (exit 0)"
+  else
+    echo "FAIL: $what: exit $rc, want lfcheck-lin-stress-treiber run or named missing"
+    tail -n 3 /tmp/lfcheck-cli.out /tmp/lfcheck-cli.err; failed=$((failed + 1))
+  fi
+}
+lin_asan "stress --sanitizer address --workload 'lin.*'" -- \
+  "$lfcheck" stress treiber --sanitizer address --workload 'lin.*' --list
+lin_asan "lin --sanitizer address" -- \
+  "$lfcheck" lin treiber --layer stress --sanitizer address --scenarios 1 --duration 1 --seed 7
 # A bad shard is refused with its reason (not merely exit 2).
 expect_says() {  # expect_says WORDS DESCRIPTION -- command...: exit 2 and stderr says WORDS
   local words=$1; shift
