@@ -24,7 +24,7 @@
 #   <build>/models/lfcheck-lin-model-NAME       the spec's generated scenarios under Relacy
 #   <build>/stress/lfcheck-stress-NAME          WORKLOADS, litmus scenarios, lin.* workloads
 #   <build>/sanitizer-{thread,address}/stress/lfcheck-stress-NAME   the same under TSan / ASan+UBSan
-#                                               (ASan: lin.* only if NAME has no WORKLOADS or SCENARIOS)
+#                                               (ASan: lin.* only if NAME has no WORKLOADS)
 #   <build>/sanitizer-address/stress/lfcheck-lin-stress-NAME   the lin.* workloads under ASan, built
 #                                               when asked (lfcheck lin NAME --sanitizer address)
 #   <build>/property_tests/lfcheck-props-NAME   PROPS, or the spec's state machine
@@ -259,16 +259,17 @@ LFCHECK_SPEC_PROPS(@spec_type@, @name@)
   endif()
   # The stress binary: the workloads, the scenarios as litmus tests and the spec's lin.*
   # workloads. Under ASan (LFCHECK_SANITIZER=address: the ASan sub-build) the lin.*
-  # workloads of a structure that has workloads or scenarios of its own are a binary
-  # of their own, lfcheck-lin-stress-NAME, left out of the default build: no ctest test
-  # runs them (stress.asan.NAME runs the others) and they were about half of that
-  # build's compile time; `lfcheck lin NAME --sanitizer address` (and a stress command
-  # that selects lin.*) builds it when asked. A structure checked from its spec alone
-  # keeps them in lfcheck-stress-NAME (they are its stress layer), and that binary's
+  # workloads of a structure that has hand-written WORKLOADS are a binary of their
+  # own, lfcheck-lin-stress-NAME, left out of the default build: no ctest test runs
+  # them (stress.asan.NAME runs the others) and they were about half of that build's
+  # compile time; `lfcheck lin NAME --sanitizer address` (and a stress command that
+  # selects lin.*) builds it when asked. A structure without WORKLOADS keeps them in
+  # lfcheck-stress-NAME (where it has no other workload they are its stress layer: a
+  # scenario is a litmus workload only if it says real_threads), and that binary's
   # objects make its lfcheck-lin-stress-NAME too.
   set(stress_sources ${arg_WORKLOADS} ${arg_SCENARIOS})
   set(lin_stress_apart OFF)
-  if(LFCHECK_SANITIZER STREQUAL "address" AND lin_sources AND stress_sources)
+  if(LFCHECK_SANITIZER STREQUAL "address" AND lin_sources AND arg_WORKLOADS)
     set(lin_stress_apart ON)
   else()
     list(APPEND stress_sources ${lin_sources})
