@@ -13,7 +13,7 @@
 // time at which the values split into those entirely before and those entirely after it).
 //
 // Coverage: a segment tree with range add and, per node, the minimum count:
-// first_zero / last_zero / each_zero find the uncovered slots of a range.
+// first_zero / last_zero / zero_runs find the uncovered slots of a range.
 //  - Built from the list of ranges it will ever be given (Coverage(slots, ranges)), its
 //    leaves are the stretches of slots between the ranges' ends (every slot of a stretch
 //    always has the same count), not the slots: a 1,000,000-call history has 4,000,000
@@ -25,7 +25,7 @@
 // of a descent share cache lines (a tree laid out by levels missed the cache at nearly
 // every one of its last levels).
 // Cost: O(m + r) to build from r ranges over m slots, O(log e) per add and per first/last
-// query for e leaves; each_zero O((k+1) log e + z) for k zero leaves holding z slots.
+// query for e leaves; zero_runs O((k+1) log e) for k zero leaves.
 // Memory: 2e - 1 nodes of two ints, and (built from ranges) two ints per slot.
 #pragma once
 
@@ -107,16 +107,23 @@ class Coverage {
     if (!k) return std::nullopt;
     return std::min(last_slot(*k), hi);
   }
-  // Calls f(slot) for every slot of r with count zero, in order (one descent: the
-  // subtrees with no zero in them are not entered).
+  // Calls f(run) for every maximal run of slots of r with count zero (a Span within r), in
+  // order (one descent: the subtrees with no zero in them are not entered).
   template <class F>
-  void each_zero(Span r, F&& f) const {
+  void zero_runs(Span r, F&& f) const {
     if (empty(r) || r.lo >= n_) return;
     const std::uint32_t hi = std::min(r.hi, n_ - 1);
-    const auto slots_of = [&](std::uint32_t k) {
-      for (std::uint32_t s = std::max(first_slot(k), r.lo), last = std::min(last_slot(k), hi); s <= last; ++s) f(s);
-    };
-    zeros(0, 0, leaves_ - 1, leaf(r.lo), leaf(hi), 0, slots_of);
+    Span run{1, 0};  // the run so far (empty: none)
+    zeros(0, 0, leaves_ - 1, leaf(r.lo), leaf(hi), 0, [&](std::uint32_t k) {
+      const Span slots{std::max(first_slot(k), r.lo), std::min(last_slot(k), hi)};
+      if (!empty(run) && run.hi + 1 == slots.lo) {
+        run.hi = slots.hi;
+        return;
+      }
+      if (!empty(run)) f(run);
+      run = slots;
+    });
+    if (!empty(run)) f(run);
   }
 
  private:

@@ -1,15 +1,17 @@
-// A fixed set of spans (each with an id), asked which of them meet a given span.
+// A fixed set of spans of slots 0..m-1 (each with an id), asked which of them meet a given
+// span.
 //
-// The spans are sorted by lo; a segment tree over that order keeps the largest hi of each
-// range of it. The spans meeting [a, b] are those among the first k (lo <= b) whose hi >= a:
-// the tree is descended only into ranges whose largest hi reaches a.
-// Cost: O(n log n) to build; O((k+1) log n) per query for k spans reported. Memory: three
-// words per span.
+// The spans are sorted by lo (a counting sort: lo is a slot), and a table gives, per slot s,
+// how many spans start before s; a segment tree over that order keeps the largest hi of
+// each range of it. The spans meeting [a, b] are those among the first k (lo <= b: one read
+// of the table) whose hi >= a: the tree is descended only into ranges whose largest hi
+// reaches a.
+// Cost: O(n + m) to build; O((k+1) log n) per query for k spans reported. Memory: three
+// words per span, one per slot.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "lin/monitor/timeline.hpp"
@@ -23,22 +25,24 @@ class IntervalIndex {
     std::uint32_t id;
   };
 
-  explicit IntervalIndex(std::vector<Entry> entries) : entries_(std::move(entries)) {
-    std::sort(entries_.begin(), entries_.end(), [](const Entry& x, const Entry& y) { return x.span.lo < y.span.lo; });
-    n_ = static_cast<std::uint32_t>(entries_.size());
+  // Every entry's span.lo is a slot below `slots`.
+  IntervalIndex(const std::vector<Entry>& entries, std::uint32_t slots)
+      : n_(static_cast<std::uint32_t>(entries.size())), starting_before_(std::size_t{slots} + 1, 0) {
+    for (const Entry& e : entries) ++starting_before_[e.span.lo + 1];
+    for (std::uint32_t s = 0; s < slots; ++s) starting_before_[s + 1] += starting_before_[s];
+    entries_.resize(n_);
+    std::vector<std::uint32_t> next(starting_before_.begin(), starting_before_.end() - 1);
+    for (const Entry& e : entries) entries_[next[e.span.lo]++] = e;
     max_hi_.assign(2 * std::max<std::uint32_t>(n_, 1), 0);
     if (n_ > 0) build(1, 0, n_ - 1);
   }
 
-  // Calls f(id) for every span that shares a slot with [a, b].
+  // Calls f(id) for every span that shares a slot with q.
   template <class F>
   void meeting(Span q, F&& f) const {
     if (n_ == 0 || q.lo > q.hi) return;
     // The first k entries have lo <= q.hi.
-    const auto k =
-        static_cast<std::uint32_t>(std::upper_bound(entries_.begin(), entries_.end(), q.hi,
-                                                    [](std::uint32_t v, const Entry& e) { return v < e.span.lo; }) -
-                                   entries_.begin());
+    const std::uint32_t k = starting_before_[std::min<std::size_t>(q.hi, starting_before_.size() - 2) + 1];
     if (k > 0) report(1, 0, n_ - 1, k - 1, q.lo, f);
   }
 
@@ -64,9 +68,10 @@ class IntervalIndex {
     report(node + 2 * (m - l + 1), m + 1, r, last, at_least, f);
   }
 
-  std::vector<Entry> entries_;
+  std::uint32_t n_;
+  std::vector<std::uint32_t> starting_before_;  // per slot s (and one past the last): entries with lo < s
+  std::vector<Entry> entries_;                  // by lo
   std::vector<std::uint32_t> max_hi_;
-  std::uint32_t n_ = 0;
 };
 
 }  // namespace lfcheck::lin::monitors

@@ -10,64 +10,25 @@
 // invocation is there must take effect entirely between them.
 //
 // The list is a doubly linked list in one array (no allocation per point); the slots that
-// hold a point are bits of a three-level bitset (SlotSet), so "the first slot at or past s
+// hold a point are a SlotSet (lin/monitor/slot_set.hpp), so "the first slot at or past s
 // holding a point" is a few word reads, and each such slot names its first point.
+// window_slots(last_invoke): the slots of those two points, from the slot set alone (no
+// read of the list: the stack monitor asks it of every value it tries, and wants the
+// points only for a value it takes).
 // Cost: O(1) per insert, O(log_64 m) per window for m slots. Memory: an uninitialized word
 // per slot (only the slots holding points are written), m / 64 words of bits, three words
 // per point.
 #pragma once
 
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "lin/monitor/slot_set.hpp"
+#include "lin/monitor/timeline.hpp"
+
 namespace lfcheck::lin::monitors {
-
-// A set of slots 0..m-1: insert, and the first member at or past a slot.
-class SlotSet {
- public:
-  static constexpr std::uint32_t kNone = UINT32_MAX;
-
-  explicit SlotSet(std::uint32_t slots) {
-    std::uint64_t bits = std::max<std::uint32_t>(slots, 1);
-    do {  // level 0: one bit per slot; level k+1: one bit per word of level k that is not 0
-      bits = (bits + 63) / 64;
-      levels_.emplace_back(bits, 0);
-    } while (bits > 1);
-  }
-  void insert(std::uint32_t slot) {
-    for (auto& level : levels_) {
-      const std::uint64_t bit = std::uint64_t{1} << (slot % 64);
-      const bool had_word = level[slot / 64] != 0;
-      level[slot / 64] |= bit;
-      if (had_word) return;  // the levels above already know this word is not empty
-      slot /= 64;
-    }
-  }
-  // The first member >= slot, or kNone.
-  std::uint32_t first_at_or_after(std::uint32_t slot) const {
-    std::uint64_t at = slot;  // a bit index on level k
-    for (std::size_t k = 0; k < levels_.size(); ++k) {
-      const std::vector<std::uint64_t>& level = levels_[k];
-      if (at / 64 >= level.size()) return kNone;
-      const std::uint64_t word = level[at / 64] & (~std::uint64_t{0} << (at % 64));
-      if (word != 0) {
-        std::uint64_t found = (at / 64) * 64 + static_cast<std::uint64_t>(std::countr_zero(word));
-        for (std::size_t j = k; j-- > 0;)  // down to the first member under it
-          found = found * 64 + static_cast<std::uint64_t>(std::countr_zero(levels_[j][found]));
-        return static_cast<std::uint32_t>(found);
-      }
-      at = at / 64 + 1;  // the next word of level k, a bit of level k + 1
-    }
-    return kNone;
-  }
-
- private:
-  std::vector<std::vector<std::uint64_t>> levels_;
-};
 
 class Points {
  public:
@@ -81,7 +42,8 @@ class Points {
     It after;                  // end(): nothing fixed after
   };
 
-  explicit Points(std::uint32_t slots) : occupied_(slots), first_in_slot_(new std::uint32_t[slots ? slots : 1]) {}
+  explicit Points(std::uint32_t slots)
+      : slots_(slots ? slots : 1), occupied_(slots_), first_in_slot_(new std::uint32_t[slots_]) {}
 
   Window window(std::uint32_t last_invoke) const {
     const std::uint32_t slot = occupied_.first_at_or_after(last_invoke);
@@ -89,6 +51,14 @@ class Points {
     const It before = w.after == end() ? last_ : links_[w.after].prev;
     if (before != end()) w.before = before;
     return w;
+  }
+  // The slots from the one of window(last_invoke).before (0 if none) to the one of its
+  // `after` (the last slot if none), read off the set of occupied slots alone.
+  Span window_slots(std::uint32_t last_invoke) const {
+    const std::uint32_t after = occupied_.first_at_or_after(last_invoke);
+    if (after == 0) return {0, 0};
+    const std::uint32_t before = occupied_.last_at_or_before(after == SlotSet::kNone ? slots_ - 1 : after - 1);
+    return {before == SlotSet::kNone ? 0 : before, after == SlotSet::kNone ? slots_ - 1 : after};
   }
   const Point& operator[](It it) const { return links_[it].point; }
 
@@ -119,6 +89,7 @@ class Points {
     Point point;
     It prev, next;
   };
+  std::uint32_t slots_;
   std::vector<Link> links_;
   It first_ = end(), last_ = end();
   SlotSet occupied_;

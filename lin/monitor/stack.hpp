@@ -36,6 +36,7 @@
 #include "lin/monitor/interval_index.hpp"
 #include "lin/monitor/outcome.hpp"
 #include "lin/monitor/points.hpp"
+#include "lin/monitor/slot_set.hpp"
 #include "lin/monitor/values.hpp"
 #include "lin/search_support.hpp"
 
@@ -61,23 +62,36 @@ inline Peelable reversed(const Peelable& v, std::uint32_t slots) {
   return {flip(v.pop), flip(v.push), flip(v.critical), slots - 1 - v.push.hi, v.pop_op, v.push_op};
 }
 
-// Takes bottom values out of `values` (indices into vs) until none is left or none is one;
-// returns those left. With `points`, fixes each taken value's push and pop there (in
-// windows of the points already fixed). False from `ok` when the budget ran out.
-inline std::vector<std::uint32_t> peel(const std::vector<Peelable>& vs, const std::vector<std::uint32_t>& values,
-                                       std::uint32_t slots, Points* points, detail::BudgetMeter& meter, bool& ok) {
-  ok = true;
+// The coverage of the critical ranges of `values` (indices into vs).
+inline Coverage coverage_of(const std::vector<Peelable>& vs, const std::vector<std::uint32_t>& values,
+                            std::uint32_t slots) {
   std::vector<Span> critical;
   critical.reserve(values.size());
+  for (std::uint32_t v : values) critical.push_back(vs[v].critical);
+  return Coverage(slots, critical);
+}
+
+// Takes bottom values out of `values` (indices into vs; `coverage`: coverage_of them)
+// until none is left or none is one; returns those left. With `points`, fixes each taken
+// value's push and pop there (in windows of the points already fixed). False from `ok`
+// when the budget ran out.
+// Counts only fall here (a taken value's critical range leaves), so a slot, once free (no
+// value certainly present), stays free: the free slots are a SlotSet, where the first free
+// slot of a push's range and the last of a pop's are a few word reads, and only the slots
+// a taken value frees are looked for in the coverage.
+inline std::vector<std::uint32_t> peel(const std::vector<Peelable>& vs, const std::vector<std::uint32_t>& values,
+                                       Coverage coverage, std::uint32_t slots, Points* points,
+                                       detail::BudgetMeter& meter, bool& ok) {
+  ok = true;
   std::vector<IntervalIndex::Entry> spans;
   spans.reserve(2 * values.size());
   for (std::uint32_t v : values) {
-    critical.push_back(vs[v].critical);
     spans.push_back({vs[v].push, v});
     spans.push_back({vs[v].pop, v});
   }
-  Coverage coverage(slots, critical);
-  const IntervalIndex index(std::move(spans));
+  const IntervalIndex index(spans, slots);
+  SlotSet free(slots);
+  coverage.zero_runs({0, slots - 1}, [&](Span run) { free.insert_range(run.lo, run.hi); });
   std::vector<char> taken(vs.size(), 0), queued(vs.size(), 0);
   std::deque<std::uint32_t> work(values.begin(), values.end());
   for (std::uint32_t v : values) queued[v] = 1;
@@ -94,41 +108,32 @@ inline std::vector<std::uint32_t> peel(const std::vector<Peelable>& vs, const st
     queued[v] = 0;
     if (taken[v]) continue;
     const Peelable& p = vs[v];
-    const Points::Window w = fixed.window(p.last_invoke);
-    const std::uint32_t lo = w.before ? fixed[*w.before].slot : 0;
-    const std::uint32_t hi = w.after != fixed.end() ? fixed[w.after].slot : slots - 1;
-    const auto push_at = coverage.first_zero({std::max(p.push.lo, lo), std::min(p.push.hi, hi)});
-    if (!push_at) continue;  // not a bottom value now
-    const auto pop_at = coverage.last_zero({std::max(p.pop.lo, lo), std::min(p.pop.hi, hi)});
-    if (!pop_at || *push_at > *pop_at) continue;
+    const auto [lo, hi] = fixed.window_slots(p.last_invoke);
+    // The first free slot of the push's range and the last of the pop's, within the window.
+    const std::uint32_t push_lo = std::max(p.push.lo, lo), push_hi = std::min(p.push.hi, hi);
+    const std::uint32_t pop_lo = std::max(p.pop.lo, lo), pop_hi = std::min(p.pop.hi, hi);
+    if (push_lo > push_hi || pop_lo > pop_hi) continue;
+    const std::uint32_t push_at = free.first_at_or_after(push_lo);
+    if (push_at > push_hi) continue;  // not a bottom value now (kNone is past every slot)
+    const std::uint32_t pop_at = free.last_at_or_before(pop_hi);
+    if (pop_at == SlotSet::kNone || pop_at < pop_lo || push_at > pop_at) continue;
     taken[v] = 1;
     --left;
-    fixed.insert_before(w.after, {*push_at, p.push_op});
-    fixed.insert_before(w.after, {*pop_at, p.pop_op});
+    const Points::It after = fixed.window(p.last_invoke).after;
+    fixed.insert_before(after, {push_at, p.push_op});
+    fixed.insert_before(after, {pop_at, p.pop_op});
     coverage.add(p.critical, -1);
-    // Slots that became free: recheck the values whose push or pop meets them.
-    std::uint32_t run_lo = 0, run_hi = 0;
-    bool in_run = false;
-    const auto flush = [&] {
-      if (!in_run) return;
-      index.meeting({run_lo, run_hi}, [&](std::uint32_t u) {
+    // The slots that became free: the zeros of its critical range (every slot of it held
+    // this value until now). Recheck the values whose push or pop meets them.
+    coverage.zero_runs(p.critical, [&](Span run) {
+      free.insert_range(run.lo, run.hi);
+      index.meeting(run, [&](std::uint32_t u) {
         if (!taken[u] && !queued[u]) {
           queued[u] = 1;
           work.push_back(u);
         }
       });
-      in_run = false;
-    };
-    coverage.each_zero(p.critical, [&](std::uint32_t s) {
-      if (in_run && s == run_hi + 1) {
-        run_hi = s;
-        return;
-      }
-      flush();
-      run_lo = run_hi = s;
-      in_run = true;
     });
-    flush();
   }
   std::vector<std::uint32_t> rest;
   if (left == 0) return rest;
@@ -144,20 +149,17 @@ inline MonitorOutcome check_stack(const CollectionHistory& c, detail::BudgetMete
   std::vector<Peelable> vs;
   vs.reserve(c.values.size());
   for (const ValueOps& v : c.values) vs.push_back(peelable(c, v));
-  std::vector<Span> critical;
-  critical.reserve(vs.size());
-  for (const Peelable& p : vs) critical.push_back(p.critical);
-  const Coverage all(c.slots, critical);
+  std::vector<std::uint32_t> every(vs.size());
+  for (std::uint32_t v = 0; v < every.size(); ++v) every[v] = v;
+  Coverage all = coverage_of(vs, every, c.slots);
   std::vector<std::uint32_t> empty_slot;
   if (auto failed = place_empties(c, all, empty_slot)) return *failed;
 
   Points points(c.slots);
   for (std::size_t k = 0; k < c.empties.size(); ++k)
     points.insert_before(points.window(empty_slot[k]).after, {empty_slot[k], c.empties[k]});
-  std::vector<std::uint32_t> every(vs.size());
-  for (std::uint32_t v = 0; v < every.size(); ++v) every[v] = v;
   bool ok = true;
-  std::vector<std::uint32_t> stuck = peel(vs, every, c.slots, &points, meter, ok);
+  std::vector<std::uint32_t> stuck = peel(vs, every, std::move(all), c.slots, &points, meter, ok);
   if (!ok) return out_of_time();
   if (stuck.empty()) {
     MonitorOutcome out = linearizable({});
@@ -175,8 +177,8 @@ inline MonitorOutcome check_stack(const CollectionHistory& c, detail::BudgetMete
   for (const Peelable& p : vs) back.push_back(reversed(p, c.slots));
   for (std::size_t before = 0; before != stuck.size();) {
     before = stuck.size();
-    stuck = peel(back, stuck, c.slots, nullptr, meter, ok);        // tops go
-    if (ok) stuck = peel(vs, stuck, c.slots, nullptr, meter, ok);  // bottoms go
+    stuck = peel(back, stuck, coverage_of(back, stuck, c.slots), c.slots, nullptr, meter, ok);      // tops go
+    if (ok) stuck = peel(vs, stuck, coverage_of(vs, stuck, c.slots), c.slots, nullptr, meter, ok);  // bottoms go
     if (!ok) break;
   }
   constexpr std::size_t kTrimAtMost = 256;  // values; above that the trim would cost O(k^2 log n)
@@ -185,7 +187,7 @@ inline MonitorOutcome check_stack(const CollectionHistory& c, detail::BudgetMete
       std::vector<std::uint32_t> without(stuck);
       without.erase(without.begin() + static_cast<std::ptrdiff_t>(i));
       bool fine = true;
-      if (!peel(vs, without, c.slots, nullptr, meter, fine).empty() && fine)
+      if (!peel(vs, without, coverage_of(vs, without, c.slots), c.slots, nullptr, meter, fine).empty() && fine)
         stuck = std::move(without);  // still stuck without it: it is not needed
       else if (!fine)
         break;

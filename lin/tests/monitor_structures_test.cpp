@@ -1,9 +1,12 @@
 // The monitors' index structures held to plain arrays, over many random inputs:
 //  - Coverage (lin/monitor/coverage.hpp), both kinds (one leaf per slot; built from its
 //    ranges, one leaf per stretch between their ends): after every add, every first_zero,
-//    last_zero, each_zero and at over random ranges is what a count per slot says;
-//  - SlotSet and Points (lin/monitor/points.hpp): first_at_or_after against a sorted list,
-//    window() and the order against a plain list of points.
+//    last_zero, zero_runs and at over random ranges is what a count per slot says;
+//  - SlotSet (lin/monitor/slot_set.hpp): first_at_or_after and last_at_or_before, after
+//    inserts of slots and of runs, against a flag per slot;
+//  - Points (lin/monitor/points.hpp): window(), window_slots() and the order against a plain
+//    list of points;
+//  - IntervalIndex (lin/monitor/interval_index.hpp): meeting() against every span tried.
 // Each test prints its seed first; LFCHECK_LIN_SEED=S replays it.
 #include <gtest/gtest.h>
 
@@ -12,10 +15,13 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "lin/monitor/coverage.hpp"
+#include "lin/monitor/interval_index.hpp"
 #include "lin/monitor/points.hpp"
+#include "lin/monitor/slot_set.hpp"
 #include "lin/tests/test_support.hpp"
 
 namespace {
@@ -39,17 +45,20 @@ void expect_same(const Coverage& cov, const std::vector<int>& count, std::mt1993
   for (int q = 0; q < 20; ++q) {
     const Span r = random_span(rng, slots);
     std::optional<std::uint32_t> first, last;
-    std::vector<std::uint32_t> zeros, seen;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> runs, seen;  // maximal runs of zeros in r
     for (std::uint32_t s = r.lo; s <= std::min(r.hi, slots - 1) && r.lo <= r.hi; ++s)
       if (count[s] == 0) {
         if (!first) first = s;
+        if (last && *last + 1 == s)
+          runs.back().second = s;
+        else
+          runs.emplace_back(s, s);
         last = s;
-        zeros.push_back(s);
       }
     ASSERT_EQ(cov.first_zero(r), first) << "first_zero [" << r.lo << ", " << r.hi << "]; " << where;
     ASSERT_EQ(cov.last_zero(r), last) << "last_zero [" << r.lo << ", " << r.hi << "]; " << where;
-    cov.each_zero(r, [&](std::uint32_t s) { seen.push_back(s); });
-    ASSERT_EQ(seen, zeros) << "each_zero [" << r.lo << ", " << r.hi << "]; " << where;
+    cov.zero_runs(r, [&](Span run) { seen.emplace_back(run.lo, run.hi); });
+    ASSERT_EQ(seen, runs) << "zero_runs [" << r.lo << ", " << r.hi << "]; " << where;
   }
 }
 
@@ -100,7 +109,7 @@ TEST(MonitorStructures, CoverageBuiltFromRangesRefusesOthers) {
   EXPECT_THROW(built.add({2, 6}, +1), std::logic_error);  // ends inside one
 }
 
-TEST(MonitorStructures, SlotSetMatchesASortedList) {
+TEST(MonitorStructures, SlotSetMatchesAFlagPerSlot) {
   const std::uint64_t seed = test_seed();
   std::mt19937_64 rng(seed);
   for (std::size_t n = 0; n < 300; ++n) {
@@ -110,18 +119,55 @@ TEST(MonitorStructures, SlotSetMatchesASortedList) {
     std::vector<char> member(slots, 0);
     for (int i = 0, inserts = static_cast<int>(rng() % 200); i < inserts; ++i) {
       const auto s = static_cast<std::uint32_t>(rng() % slots);
-      set.insert(s);
-      member[s] = 1;
+      if (rng() % 2 == 0) {
+        set.insert(s);
+        member[s] = 1;
+      } else {  // a run: mostly short, sometimes across words, sometimes past the end or empty
+        const auto length = static_cast<std::uint32_t>(rng() % 4 == 0 ? rng() % 9'000 : rng() % 70);
+        const std::uint32_t hi = rng() % 16 == 0 ? s - 1 : s + length;
+        set.insert_range(s, hi);
+        for (std::uint32_t x = s; x <= std::min(hi, slots - 1) && s <= hi; ++x) member[x] = 1;
+      }
       for (int q = 0; q < 5; ++q) {
         const auto from = static_cast<std::uint32_t>(rng() % (slots + 2));
-        std::uint32_t want = SlotSet::kNone;
+        std::uint32_t first = SlotSet::kNone, last = SlotSet::kNone;
         for (std::uint32_t x = from; x < slots; ++x)
           if (member[x]) {
-            want = x;
+            first = x;
             break;
           }
-        ASSERT_EQ(set.first_at_or_after(from), want) << "from " << from << " of " << slots << "; " << replay(seed, n);
+        for (std::uint32_t x = std::min(from, slots - 1) + 1; x-- > 0;)
+          if (member[x]) {
+            last = x;
+            break;
+          }
+        ASSERT_EQ(set.first_at_or_after(from), first) << "from " << from << " of " << slots << "; " << replay(seed, n);
+        ASSERT_EQ(set.last_at_or_before(from), last) << "to " << from << " of " << slots << "; " << replay(seed, n);
       }
+    }
+  }
+}
+
+TEST(MonitorStructures, IntervalIndexMeetsWhatEverySpanTriedMeets) {
+  const std::uint64_t seed = test_seed();
+  std::mt19937_64 rng(seed);
+  for (std::size_t n = 0; n < 2000; ++n) {
+    const auto slots = static_cast<std::uint32_t>(1 + rng() % (n % 4 == 0 ? 2'000 : 60));
+    std::vector<IntervalIndex::Entry> entries(rng() % 40);
+    for (std::uint32_t id = 0; id < entries.size(); ++id) {  // mostly short spans, some long
+      const auto lo = static_cast<std::uint32_t>(rng() % slots);
+      const auto length = static_cast<std::uint32_t>(rng() % 4 == 0 ? rng() % slots : rng() % 6);
+      entries[id] = {{lo, std::min(lo + length, slots - 1)}, id};
+    }
+    const IntervalIndex index(entries, slots);
+    for (int q = 0; q < 20; ++q) {
+      const Span r = random_span(rng, slots);
+      std::vector<std::uint32_t> want, got;
+      for (const IntervalIndex::Entry& e : entries)
+        if (r.lo <= r.hi && e.span.lo <= r.hi && e.span.hi >= r.lo) want.push_back(e.id);
+      index.meeting(r, [&](std::uint32_t id) { got.push_back(id); });
+      std::sort(got.begin(), got.end());
+      ASSERT_EQ(got, want) << "[" << r.lo << ", " << r.hi << "] of " << slots << " slots; " << replay(seed, n);
     }
   }
 }
@@ -143,9 +189,13 @@ TEST(MonitorStructures, PointsMatchAPlainList) {
       if (first_after != plain.end()) ASSERT_EQ(points[w.after].op, first_after->op) << replay(seed, n);
       ASSERT_EQ(w.before.has_value(), first_after != plain.begin()) << replay(seed, n);
       if (w.before) ASSERT_EQ(points[*w.before].op, std::prev(first_after)->op) << replay(seed, n);
-      // Insert a point before `after`, in a slot between its neighbours (as the stack monitor does).
+      // window_slots(at): the slots of those two points, or 0 and the last slot.
       const std::uint32_t lo = w.before ? points[*w.before].slot : 0;
       const std::uint32_t hi = w.after != Points::end() ? points[w.after].slot : slots - 1;
+      const Span between = points.window_slots(at);
+      ASSERT_EQ(between.lo, lo) << "at " << at << "; " << replay(seed, n);
+      ASSERT_EQ(between.hi, hi) << "at " << at << "; " << replay(seed, n);
+      // Insert a point before `after`, in a slot between its neighbours (as the stack monitor does).
       const std::uint32_t slot = lo + static_cast<std::uint32_t>(rng() % (hi - lo + 1));
       points.insert_before(w.after, {slot, op});
       plain.insert(first_after, {slot, op});
