@@ -175,11 +175,17 @@ inline MonitorOutcome check_stack(const CollectionHistory& c, detail::BudgetMete
   std::vector<Peelable> back;
   back.reserve(vs.size());
   for (const Peelable& p : vs) back.push_back(reversed(p, c.slots));
+  // A peel the budget cut short returns nothing: the core stays the last finished one's.
   for (std::size_t before = 0; before != stuck.size();) {
     before = stuck.size();
-    stuck = peel(back, stuck, coverage_of(back, stuck, c.slots), c.slots, nullptr, meter, ok);      // tops go
-    if (ok) stuck = peel(vs, stuck, coverage_of(vs, stuck, c.slots), c.slots, nullptr, meter, ok);  // bottoms go
+    std::vector<std::uint32_t> tops_gone =
+        peel(back, stuck, coverage_of(back, stuck, c.slots), c.slots, nullptr, meter, ok);
     if (!ok) break;
+    stuck = std::move(tops_gone);
+    std::vector<std::uint32_t> bottoms_gone =
+        peel(vs, stuck, coverage_of(vs, stuck, c.slots), c.slots, nullptr, meter, ok);
+    if (!ok) break;
+    stuck = std::move(bottoms_gone);
   }
   constexpr std::size_t kTrimAtMost = 256;  // values; above that the trim would cost O(k^2 log n)
   if (ok && stuck.size() <= kTrimAtMost)

@@ -67,6 +67,37 @@ TEST(Monitor, AnUnconfirmedCoreIsUnknown) {
   EXPECT_EQ(check(h, Budget{1000, 60}).verdict, Verdict::not_linearizable);  // with room: confirmed
 }
 
+// A budget that ends inside the stack monitor's core trim (found by a red team): the
+// core is the one of the last peel that finished, never empty. One thread: push(1),
+// push(2), 600 push/pop pairs, then pop -> 1 (wrong: 2 is on top) and pop -> 2; a time
+// budget of 0 ends at the first clock check (tick 1024), inside the first reverse peel.
+TEST(Monitor, ABudgetCutInsideTheStackTrimKeepsTheCore) {
+  History<St> h;
+  h.order = Order::real_time;
+  std::uint64_t t = 0;
+  const auto add = [&](bool push, int v, Value r) {
+    Operation<St> o;
+    o.call = {push, push ? v : 0};
+    o.result = r;
+    o.invoke = t++;
+    o.response = t++;
+    h.ops.push_back(o);
+  };
+  add(true, 1, kVoid);
+  add(true, 2, kVoid);
+  for (int i = 0; i < 600; ++i) {
+    add(true, 10 + i, kVoid);
+    add(false, 0, some(10 + i));
+  }
+  add(false, 0, some(1));
+  add(false, 0, some(2));
+  const monitors::Collected col = monitors::collect(h);
+  detail::BudgetMeter meter(Budget{10'000'000, 0});
+  const auto m = monitor_detail::run(col.history, meter);
+  if (m.outcome == monitors::Outcome::not_linearizable)
+    EXPECT_FALSE(m.core.empty()) << m.why;
+}
+
 TEST(Monitor, QueueEmptyWhileHeld) {
   const auto h = real_time<Q>(
       {timed<Q>(0, put(1), kVoid, 0, 1), timed<Q>(1, take(), kEmpty, 2, 3), timed<Q>(0, take(), some(1), 4, 5)});
