@@ -27,6 +27,8 @@ print(r["programs"], r["comparisons"], r["full_executions"], r["dpor_executions"
 # batches
 if run one 0 -- "$fuzzer" "${core[@]}" --programs 30 --batch 0 && run many 0 -- "$fuzzer" "${core[@]}" --programs 30 --batch 7; then
   [ "$(counts "$dir/one.json")" = "$(counts "$dir/many.json")" ] &&
+    grep -q "^dpor-fuzz: [0-9]* comparisons, 0 disagreements$" "$dir/one.out" &&
+    ! grep -q "no program compared" "$dir/one.out" "$dir/many.out" &&
     ok "batches: 30 programs in batches of 7 = in one process ($(counts "$dir/one.json" | cut -d' ' -f1-2))" ||
     fail "batches: $(counts "$dir/many.json") vs $(counts "$dir/one.json")"
 fi
