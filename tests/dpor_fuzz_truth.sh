@@ -10,9 +10,10 @@
 #   superset  a comparison where DPOR found outcomes the full search did not, and missed
 #             none, is shown (a line with the counts and its replay line) and counted
 #             (the summary, the JSON's findings), never a disagreement: exit 0. The
-#             program (seed 31 #115, 3 threads, a loop that writes) has them because DPOR
-#             lets a thread that gave way go on after one other thread's step, Relacy's
-#             tree searches after every holder's; were DPOR's rule Relacy's, pick another.
+#             program (seed 31 #115, 3 threads, a loop that writes) has them because DPOR's
+#             give-way rule, decided by counts of the other threads' steps, lets through
+#             every schedule Relacy's yield priorities let through and some more; were
+#             DPOR's rule Relacy's, pick another.
 # Each run's JSON and JUnit hold to verdict_rules.py.
 set -u
 fuzzer=$1
