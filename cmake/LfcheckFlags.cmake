@@ -46,6 +46,8 @@ endif()
 function(lfcheck_sanitizer_defaults target dir)
   foreach(_kind tsan asan ubsan lsan)
     file(READ ${dir}/${_kind}.options _text)
+    # The text becomes a compile definition: an edited file must configure again.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${dir}/${_kind}.options)
     string(REGEX REPLACE "#[^\n]*" "" _text "${_text}")
     string(REGEX REPLACE "[ \t\r\n]+" " " _text "${_text}")
     string(STRIP "${_text}" _text)

@@ -372,6 +372,55 @@ print('ok' if r['failure'].startswith('HANG (no round completed') and p[0]['runn
       ok "a TSan report through code built without TSan: verdict fail, labelled in words, JSON and JUnit" ||
       fail "uninstrumented: $(cat "$dir/uninstrumented.json"; tail -5 "$dir/uninstrumented.err")"
   fi
+  # A TSan report does not end the lin workloads (issue 47): probe_racy_stack's calls race
+  # on a plain counter, and its stack is linearizable; lin.history runs to its end (2
+  # histories of 100,000 calls), and its record gives both findings: the report (its
+  # stacks all in code built with TSan, so the loaded library built without it is named
+  # as a hint) and the lin verdict with the calls it checked. Exit 1: TSan found something.
+  if [ -n "$tsan_probes" ] && run racy 1 -- "$tsan_probes" probe_racy_stack --workload lin.history --ops 200000 \
+       --threads 4 --seed 1; then
+    racy=$(/usr/bin/python3 -c "
+import json, sys
+h = json.load(open(sys.argv[1]))['runs'][0]
+ok = (h['verdict'] == 'fail' and h['sanitizer_reports'] >= 1 and h['histories'] == 2 and h['calls_checked'] == 200000 and
+      h['lin'] == 'linearizable, 200000 calls checked' and h['uninstrumented_loaded'] == ['liblfcheck_probe_uninstrumented.so'] and
+      h['sanitizer_first_report'].startswith('data race stress/selftest/probe_lin_race.cpp:') and
+      h['failure'].startswith('ThreadSanitizer: ') and h['failure'].endswith('; lin: linearizable, 200000 calls checked') and
+      'its stacks are all in code built with TSan' in h['failure'] and 'liblfcheck_probe_uninstrumented.so' in h['failure'])
+print('ok' if ok else json.dumps(h))" "$dir/racy.json" 2>&1)
+    # The record counts the reports TSan says it made.
+    reports=$(sed -n 's/^ThreadSanitizer: reported \([0-9]*\) warnings$/\1/p' "$dir/racy.err")
+    [ "$racy" = ok ] && grep -q 'lin.history: FAIL  200000 ops' "$dir/racy.out" &&
+      grep -q "failure: ThreadSanitizer: $reports reports\\? (first: .*; lin: linearizable, 200000 calls checked" "$dir/racy.out" &&
+      grep -q "\"sanitizer_reports\":$reports," "$dir/racy.json" &&
+      ok "a TSan report in lin.history: it runs to its end, its record gives the report and the lin verdict, exit 1" ||
+      fail "racy lin.history: $racy $(tail -5 "$dir/racy.out")"
+  fi
+  # lin.scenarios likewise: every scenario runs, the record says how many executions were checked.
+  if [ -n "$tsan_probes" ] && run racy-scenarios 1 -- "$tsan_probes" probe_racy_stack --workload lin.scenarios \
+       --lin-scenarios 2 --seed 1; then
+    grep -q '"failure":"ThreadSanitizer: [^"]*; lin: linearizable, 2000 executions checked"' "$dir/racy-scenarios.json" &&
+      grep -q '"scenarios":2' "$dir/racy-scenarios.json" &&
+      ok "a TSan report in lin.scenarios: its scenarios run to their end, and the record gives both findings" ||
+      fail "racy lin.scenarios: $(cat "$dir/racy-scenarios.json")"
+  fi
+  # The same race on a stack whose pop says "empty" while values are held: both findings.
+  if [ -n "$tsan_probes" ] && run racy-bug 1 -- "$tsan_probes" probe_racy_stack_gives_up --workload lin.history \
+       --ops 400000 --threads 4 --seed 1; then
+    grep -q '"failure":"ThreadSanitizer: [^"]*; lin: NOT LINEARIZABLE: ' "$dir/racy-bug.json" &&
+      grep -q '"lin":"NOT LINEARIZABLE: ' "$dir/racy-bug.json" && grep -q '"sanitizer_reports":[1-9]' "$dir/racy-bug.json" &&
+      ok "a TSan report and a NOT LINEARIZABLE history in one lin.history run: both in the record, exit 1" ||
+      fail "racy lin bug: $(cat "$dir/racy-bug.json")"
+  fi
+  # The race, then a call that never returns: the HANG's record gives the report too.
+  if [ -n "$tsan_probes" ] && run racy-hang 1 -- "$tsan_probes" probe_racy_stack_hangs --workload lin.history \
+       --ops 200000 --threads 2 --hang-seconds 1 --seed 1; then
+    grep -q '"failure":"ThreadSanitizer: [^"]*; lin: HANG (no round completed for 1 s)"' "$dir/racy-hang.json" &&
+      grep -q '"lin":"HANG (no round completed for 1 s)"' "$dir/racy-hang.json" && grep -q '"thread_positions":' "$dir/racy-hang.json" &&
+      grep -q '  and before it: ThreadSanitizer: ' "$dir/racy-hang.err" &&
+      ok "a TSan report, then a HANG in lin.history: the HANG's record gives both, exit 1" ||
+      fail "racy lin hang: $(cat "$dir/racy-hang.json"; tail -3 "$dir/racy-hang.err")"
+  fi
 fi
 
 echo "stress runner truth: $failed failed"

@@ -1,7 +1,9 @@
 // Model scenarios on real threads: the StdSync instantiation of every scenario
 // that declares `real_threads = true`, run as a litmus test (like jcstress): the
-// scenario's threads start together from a spinning start line, over and over,
-// each execution with a fresh scenario object, and after() checks each outcome.
+// scenario's threads start together from a start line (a HandOff: they sleep on a
+// condition variable until the driver wakes them all, harness/stress/hand_off.hpp),
+// over and over, each execution with a fresh scenario object, and after() checks
+// each outcome.
 // Compiled into lfcheck-stress (LFCHECK_REAL_THREADS), so the same scenarios run
 // under TSan and ASan+UBSan, as workloads named "litmus.<scenario>".
 //
@@ -22,7 +24,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -33,6 +34,7 @@
 #include "harness/fault_catalogue.hpp"
 #include "harness/fault_registry.hpp"
 #include "harness/registration.hpp"
+#include "harness/stress/hand_off.hpp"
 #include "harness/scenario.hpp"
 #include "harness/stress_registry.hpp"
 #include "sync/std_sync.hpp"
@@ -50,12 +52,12 @@ void run_litmus(StressRun& run) {
 
   std::unique_ptr<Scenario> scenario;
   // start: execution number the threads may begin (0: none yet; UINT64_MAX: stop).
-  // Release by the driver after it built the scenario and ran before(); acquire by
-  // each thread before it touches the scenario.
-  std::atomic<std::uint64_t> start{0};
-  // finished: threads done with the current execution. Release by each thread
-  // after its last access to the scenario; acquire by the driver before after().
-  std::atomic<unsigned> finished{0};
+  // Published by the driver after it built the scenario and ran before(); each
+  // thread waits for it before it touches the scenario (the HandOff's mutex orders them).
+  HandOff start;
+  // finished: threads done with the current execution. Published by each thread
+  // after its last access to the scenario; the driver waits for n before after().
+  HandOff finished;
   run.track_threads(n);
   run.set_ops_done(0, "executions");
   std::vector<std::thread> team;
@@ -65,15 +67,14 @@ void run_litmus(StressRun& run) {
       const HookedThread hooked(run.thread_hooks(), t);  // the spec's thread_begin/thread_end
       std::uint64_t seen = 0;
       for (;;) {
-        std::uint64_t e;
-        while ((e = start.load(std::memory_order_acquire)) == seen) std::this_thread::yield();
+        const std::uint64_t e = start.wait_until([&](std::uint64_t v) { return v != seen; });
         if (e == UINT64_MAX) return;
         seen = e;
         run.begin_op(t);
         run.describe(t, "execution", e, RecordedOp::kNoResult);
         scenario->thread(t);
         run.end_op(t);
-        finished.fetch_add(1, std::memory_order_release);
+        finished.publish([](std::uint64_t v) { return v + 1; });
       }
     });
   }
@@ -83,15 +84,15 @@ void run_litmus(StressRun& run) {
     scenario = std::make_unique<Scenario>();
     run.count_work(1);
     scenario->before();
-    finished.store(0, std::memory_order_relaxed);  // no thread runs: ordered by start's release
-    start.store(done + 1, std::memory_order_release);
-    while (finished.load(std::memory_order_acquire) != n) std::this_thread::yield();
+    finished.publish([](std::uint64_t) { return 0; });  // no thread runs: they wait for start
+    start.publish([&](std::uint64_t) { return done + 1; });
+    finished.wait_until([](std::uint64_t v) { return v == n; });
     scenario->after();
     ++done;
     run.heartbeat();
     run.show_progress(done, o.ops ? executions : 0);
   }
-  start.store(UINT64_MAX, std::memory_order_release);
+  start.publish([](std::uint64_t) { return UINT64_MAX; });
   for (auto& t : team) t.join();
   run.end_progress();
   scenario.reset();

@@ -21,6 +21,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "harness/report/artifacts.hpp"
 #include "harness/cli/cli.hpp"
@@ -29,6 +30,7 @@
 #include "harness/report/replay_file.hpp"
 #include "harness/report/report.hpp"
 #include "harness/stress/sanitizer.hpp"
+#include "harness/stress/sanitizer_findings.hpp"
 #include "harness/stress/sanitizer_report.hpp"
 #include "harness/stress/thread_stacks.hpp"
 #include "harness/stress/uninstrumented.hpp"
@@ -600,6 +602,18 @@ std::string report_positions(const StressRun& run) {
   return json + "]";
 }
 
+// The record's fields for the TSan reports of a workload that went on after them.
+void add_tsan_findings(RunRecord& r, const TsanFindings& tsan, const std::string& lin) {
+  r.num("sanitizer_reports", tsan.reports).str("sanitizer_first_report", tsan.first).str("lin", lin);
+  const auto list = [](const std::vector<std::string>& names) {
+    std::string out = "[";
+    for (const auto& n : names) out += (out.size() > 1 ? "," : "") + RunRecord::quote(n);
+    return out + "]";
+  };
+  if (!tsan.uninstrumented.empty()) r.json("uninstrumented", list(tsan.uninstrumented));
+  if (!tsan.loaded.empty()) r.json("uninstrumented_loaded", list(tsan.loaded));
+}
+
 // Reports the run in progress as a HANG (JSON, JUnit, replay file and line) and
 // ends the process with status 1. Threads stuck in the rounds cannot be joined,
 // so nothing else can end the run. Called by the runner's watchdog below and by
@@ -618,7 +632,14 @@ std::string report_positions(const StressRun& run) {
     auto runs = *c.finished;
     // The time the run really took, not the window.
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
-    runs.push_back(record(*c.o, *c.e, c.run->work_so_far(), seconds, what, c.e->unit));
+    // A lin.* workload that went on after TSan reports: the record gives them too.
+    const TsanFindings tsan = tsan_findings();
+    const std::string failure = tsan.reports ? tsan.words() + "; lin: " + what : std::string(what);
+    runs.push_back(record(*c.o, *c.e, c.run->work_so_far(), seconds, failure, c.e->unit));
+    if (tsan.reports) {
+      add_tsan_findings(runs.back(), tsan, what);
+      std::fprintf(stderr, "  and before it: %s\n", tsan.words().c_str());
+    }
     runs.back().json("thread_positions", positions);
     if (!c.o->json.empty()) write_runs_json(c.o->json, runs);
     if (!c.o->junit.empty()) write_junit(c.o->junit, "lfcheck.stress", runs, {"workload"});
@@ -696,6 +717,21 @@ class HangWatchdog {
 // lin.scenarios): that scenario fails with it, and is reported with it.
 void on_check_failed(const char* what) {
   if (current_run) current_run->innermost().fail(std::string("ASSERT: ") + what);
+}
+
+// A lin.* workload's own verdict, for a record that TSan reports also fail: its
+// failure, or "linearizable" and the work it checked (lin.history's calls, lin.scenarios'
+// executions); a workload interrupted or without work says so, never "linearizable".
+std::string lin_words(StressRun& run) {
+  if (!run.failure().empty()) return run.failure();
+  std::uint64_t work = run.ops_done();
+  std::string unit = run.unit();
+  for (auto& [key, value] : run.notes())
+    if (key == "calls_checked") work = value, unit = "calls";
+  const std::string done = std::to_string(work) + " " + unit + " checked";
+  if (cli::interrupted()) return "not finished (interrupted), " + done;
+  if (work == 0) return "nothing checked (the workload did no work)";
+  return "linearizable, " + done;
 }
 
 int main_impl(int argc, char** argv) {
@@ -852,6 +888,9 @@ int main_impl(int argc, char** argv) {
     }
     if (to_run) --to_run;
     prepare_death_plan(o, *e, runs);
+    // A TSan report ends the run, but not a lin.* workload's: it runs to its end, and
+    // its record gives both findings (harness/stress/sanitizer_findings.hpp).
+    tsan_reports_begin(e->workload.rfind("lin.", 0) == 0);
     const auto start = std::chrono::steady_clock::now();
     StressRun run(o.run, "stress " + e->structure + "/" + e->workload);
     current_run = &run;
@@ -864,8 +903,12 @@ int main_impl(int argc, char** argv) {
     if (leaks_reported_now()) run.fail("LeakSanitizer: memory leak (see the report above)");
     death.armed.store(false, std::memory_order_release);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    RunRecord r = record(o, *e, run.ops_done(), seconds, run.failure(), run.unit(), cli::interrupted());
+    const TsanFindings tsan = tsan_findings();
+    const std::string lin = tsan.reports ? lin_words(run) : "";
+    const std::string failure = tsan.reports ? tsan.words() + "; lin: " + lin : run.failure();
+    RunRecord r = record(o, *e, run.ops_done(), seconds, failure, run.unit(), cli::interrupted());
     for (auto& [key, value] : run.notes()) r.num(key, value);
+    if (tsan.reports) add_tsan_findings(r, tsan, lin);
     std::printf("%s/%s: %s  %llu %s  %.2fs  %.0f %s/s  (%s threads, %s)\n", e->structure.c_str(),
                 e->workload.c_str(),
                 r.passed() ? "pass" : r.verdict == Verdict::fail ? "FAIL" : cli::interrupted() ? "INTERRUPTED" : "ERROR",
@@ -905,5 +948,17 @@ int main_impl(int argc, char** argv) {
 
 }  // namespace
 }  // namespace lfcheck
+
+#if defined(LFCHECK_TSAN)
+// TSan calls this after it printed a report (it runs with halt_on_error=0): a lin.*
+// workload goes on and the report is counted; in any other, the report ends the process
+// as halt_on_error=1 did: the death callback, then exit status 1 (exit_group directly,
+// as TSan's own Die(): under TSan's report lock, exit() would re-enter the runtime).
+extern "C" LFCHECK_NOT_SANITIZED void __tsan_on_report(void* report) {
+  if (lfcheck::record_tsan_report(report)) return;
+  lfcheck::on_death();
+  ::syscall(SYS_exit_group, lfcheck::cli::kCheckFailed);
+}
+#endif
 
 int main(int argc, char** argv) { return lfcheck::main_impl(argc, argv); }

@@ -113,19 +113,41 @@ inline std::string loaded_module_path(const std::string& base) {
 
 }  // namespace detail
 
-// The base names of the modules of the first TSan report in `text` that were built
-// without TSan (see the top); empty if none, or if `text` holds no TSan report.
-inline std::vector<std::string> uninstrumented_modules(const std::string& text) {
+// The base names of `modules` (paths or base names of loaded modules) that were built
+// without TSan; the C and C++ runtime libraries and modules not loaded here are not judged.
+inline std::vector<std::string> built_without_tsan(const std::vector<std::string>& modules) {
   std::vector<std::string> out;
-  for (const std::string& module : detail::report_modules(text)) {
+  for (const std::string& module : modules) {
     const std::string base = detail::base_name(module);
     if (base.empty() || detail::runtime_library(base)) continue;
     const std::string path = module[0] == '/' ? module : detail::loaded_module_path(base);
     if (path.empty()) continue;  // not loaded here: not judged
     bool readable = false;
-    if (!detail::names_tsan_entry(path, readable) && readable) out.push_back(base);
+    if (!detail::names_tsan_entry(path, readable) && readable &&
+        std::find(out.begin(), out.end(), base) == out.end())
+      out.push_back(base);
   }
   return out;
+}
+
+// The base names of the modules of the first TSan report in `text` that were built
+// without TSan (see the top); empty if none, or if `text` holds no TSan report.
+inline std::vector<std::string> uninstrumented_modules(const std::string& text) {
+  return built_without_tsan(detail::report_modules(text));
+}
+
+// The base names of the shared objects this process loaded that were built without TSan
+// (the runtime libraries aside): where a report's stacks are all in code built with TSan,
+// the order TSan missed may be kept inside one of these, in code no frame shows.
+inline std::vector<std::string> loaded_without_tsan() {
+  std::vector<std::string> loaded;
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        if (info->dlpi_name && *info->dlpi_name) static_cast<std::vector<std::string>*>(data)->push_back(info->dlpi_name);
+        return 0;
+      },
+      &loaded);
+  return built_without_tsan(loaded);
 }
 
 }  // namespace lfcheck
