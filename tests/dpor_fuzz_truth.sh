@@ -10,9 +10,10 @@
 #   superset  a comparison where DPOR found outcomes the full search did not, and missed
 #             none, is shown (a line with the counts and its replay line) and counted
 #             (the summary, the JSON's findings), never a disagreement: exit 0. The
-#             program (seed 31 #115, 3 threads, a loop that writes) has them because DPOR
-#             lets a thread that gave way go on after one other thread's step, Relacy's
-#             tree searches after every holder's; were DPOR's rule Relacy's, pick another.
+#             program (seed 31 #115, 3 threads, a loop that writes) has them because DPOR's
+#             give-way rule, decided by counts of the other threads' steps, lets through
+#             every schedule Relacy's yield priorities let through and some more; were
+#             DPOR's rule Relacy's, pick another.
 # Each run's JSON and JUnit hold to verdict_rules.py.
 set -u
 fuzzer=$1
@@ -27,6 +28,8 @@ print(r["programs"], r["comparisons"], r["full_executions"], r["dpor_executions"
 # batches
 if run one 0 -- "$fuzzer" "${core[@]}" --programs 30 --batch 0 && run many 0 -- "$fuzzer" "${core[@]}" --programs 30 --batch 7; then
   [ "$(counts "$dir/one.json")" = "$(counts "$dir/many.json")" ] &&
+    grep -q "^dpor-fuzz: [0-9]* comparisons, 0 disagreements$" "$dir/one.out" &&
+    ! grep -q "no program compared" "$dir/one.out" "$dir/many.out" &&
     ok "batches: 30 programs in batches of 7 = in one process ($(counts "$dir/one.json" | cut -d' ' -f1-2))" ||
     fail "batches: $(counts "$dir/many.json") vs $(counts "$dir/one.json")"
 fi

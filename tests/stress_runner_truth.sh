@@ -412,6 +412,15 @@ print('ok' if ok else json.dumps(h))" "$dir/racy.json" 2>&1)
       ok "a TSan report and a NOT LINEARIZABLE history in one lin.history run: both in the record, exit 1" ||
       fail "racy lin bug: $(cat "$dir/racy-bug.json")"
   fi
+  # The race, then a call that never returns: the HANG's record gives the report too.
+  if [ -n "$tsan_probes" ] && run racy-hang 1 -- "$tsan_probes" probe_racy_stack_hangs --workload lin.history \
+       --ops 200000 --threads 2 --hang-seconds 1 --seed 1; then
+    grep -q '"failure":"ThreadSanitizer: [^"]*; lin: HANG (no round completed for 1 s)"' "$dir/racy-hang.json" &&
+      grep -q '"lin":"HANG (no round completed for 1 s)"' "$dir/racy-hang.json" && grep -q '"thread_positions":' "$dir/racy-hang.json" &&
+      grep -q '  and before it: ThreadSanitizer: ' "$dir/racy-hang.err" &&
+      ok "a TSan report, then a HANG in lin.history: the HANG's record gives both, exit 1" ||
+      fail "racy lin hang: $(cat "$dir/racy-hang.json"; tail -3 "$dir/racy-hang.err")"
+  fi
 fi
 
 echo "stress runner truth: $failed failed"

@@ -602,6 +602,18 @@ std::string report_positions(const StressRun& run) {
   return json + "]";
 }
 
+// The record's fields for the TSan reports of a workload that went on after them.
+void add_tsan_findings(RunRecord& r, const TsanFindings& tsan, const std::string& lin) {
+  r.num("sanitizer_reports", tsan.reports).str("sanitizer_first_report", tsan.first).str("lin", lin);
+  const auto list = [](const std::vector<std::string>& names) {
+    std::string out = "[";
+    for (const auto& n : names) out += (out.size() > 1 ? "," : "") + RunRecord::quote(n);
+    return out + "]";
+  };
+  if (!tsan.uninstrumented.empty()) r.json("uninstrumented", list(tsan.uninstrumented));
+  if (!tsan.loaded.empty()) r.json("uninstrumented_loaded", list(tsan.loaded));
+}
+
 // Reports the run in progress as a HANG (JSON, JUnit, replay file and line) and
 // ends the process with status 1. Threads stuck in the rounds cannot be joined,
 // so nothing else can end the run. Called by the runner's watchdog below and by
@@ -620,7 +632,14 @@ std::string report_positions(const StressRun& run) {
     auto runs = *c.finished;
     // The time the run really took, not the window.
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.started).count();
-    runs.push_back(record(*c.o, *c.e, c.run->work_so_far(), seconds, what, c.e->unit));
+    // A lin.* workload that went on after TSan reports: the record gives them too.
+    const TsanFindings tsan = tsan_findings();
+    const std::string failure = tsan.reports ? tsan.words() + "; lin: " + what : std::string(what);
+    runs.push_back(record(*c.o, *c.e, c.run->work_so_far(), seconds, failure, c.e->unit));
+    if (tsan.reports) {
+      add_tsan_findings(runs.back(), tsan, what);
+      std::fprintf(stderr, "  and before it: %s\n", tsan.words().c_str());
+    }
     runs.back().json("thread_positions", positions);
     if (!c.o->json.empty()) write_runs_json(c.o->json, runs);
     if (!c.o->junit.empty()) write_junit(c.o->junit, "lfcheck.stress", runs, {"workload"});
@@ -713,18 +732,6 @@ std::string lin_words(StressRun& run) {
   if (cli::interrupted()) return "not finished (interrupted), " + done;
   if (work == 0) return "nothing checked (the workload did no work)";
   return "linearizable, " + done;
-}
-
-// The record's fields for the TSan reports of a workload that went on after them.
-void add_tsan_findings(RunRecord& r, const TsanFindings& tsan, const std::string& lin) {
-  r.num("sanitizer_reports", tsan.reports).str("sanitizer_first_report", tsan.first).str("lin", lin);
-  const auto list = [](const std::vector<std::string>& names) {
-    std::string out = "[";
-    for (const auto& n : names) out += (out.size() > 1 ? "," : "") + RunRecord::quote(n);
-    return out + "]";
-  };
-  if (!tsan.uninstrumented.empty()) r.json("uninstrumented", list(tsan.uninstrumented));
-  if (!tsan.loaded.empty()) r.json("uninstrumented_loaded", list(tsan.loaded));
 }
 
 int main_impl(int argc, char** argv) {

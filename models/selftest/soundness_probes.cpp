@@ -38,6 +38,12 @@
 //   giveway_under_lock    a thread gives way inside a critical section while the
 //                         other waits for the lock: the waiter holds no one back
 //                         (Relacy runs it into the lock, where it blocks).
+//   giveway_free_hint     a loop that writes while it waits for another thread's
+//                         store: Relacy lets its second hint go free and releases
+//                         its first at the other thread's start (before the
+//                         store), so it may run two iterations first; DPOR's
+//                         give-way must let every such schedule through
+//                         (dpor/scheduler.hpp, give_way).
 //   reuse_seen_in_after   a thread frees a block; after() allocates one of its size
 //                         and checks it did not get the freed block: the
 //                         single-threaded code's allocations observe the allocator's
@@ -283,6 +289,37 @@ struct GiveWayUnderLock : ScenarioBase {
   std::uint64_t outcome() const { return static_cast<std::uint64_t>(seen); }
 };
 
+// A loop that writes while it waits for another thread's store: how many
+// iterations ran before it saw the store (2 or more, capped: any rule at least
+// as loose as Relacy's yield priorities reaches 2). Relacy holds the spinner at
+// its first hint until the other thread's next scheduling point — its start,
+// before its store, if it has not started — then lets the second hint go free
+// (the holder counted while holding it): two iterations before the store. DPOR
+// once held every give-way until the other thread's next step and had put that
+// thread's (empty) start first, so its store came next: 1 iteration at most.
+// From the DPOR fuzzer (seed 43004, 2 threads, program 34, minimised).
+template <class Sync, SoundnessFault F>
+struct GiveWayFreeHint : ScenarioBase {
+  static constexpr const char* name = "giveway_free_hint";
+  static constexpr const char* description =
+      "a loop that writes while it waits for a store: iterations before it (dpor self-test)";
+  static constexpr unsigned threads = 2;
+  typename Sync::template atomic<int> flag{0}, bits{1};
+  void thread(unsigned i) {
+    if (i == 0) {
+      flag.store(1, std::memory_order_relaxed);  // relaxed: the loop waits for the value only
+      return;
+    }
+    while (flag.load(std::memory_order_relaxed) != 1) {  // relaxed: the loop waits for the value only
+      bits.fetch_and(2, std::memory_order_release);     // release: a write, so the loop is not an await
+      ++iterations;
+      Sync::spin_hint();
+    }
+  }
+  int iterations = 0;  // the waiter's (read after the join)
+  std::uint64_t outcome() const { return static_cast<std::uint64_t>(iterations < 2 ? iterations : 2); }
+};
+
 // Plain data: its address is what the allocator probes look at.
 struct Block {
   int v = 0;
@@ -368,6 +405,7 @@ LFCHECK_MODEL(SoundnessFault, KickerWait);
 LFCHECK_MODEL(SoundnessFault, GiveWayAsleepYield);
 LFCHECK_MODEL(SoundnessFault, GiveWayAsleepSpin);
 LFCHECK_MODEL(SoundnessFault, GiveWayUnderLock);
+LFCHECK_MODEL(SoundnessFault, GiveWayFreeHint);
 LFCHECK_MODEL(SoundnessFault, ReuseSeenInAfter);
 LFCHECK_MODEL(SoundnessFault, ReuseHistory);
 LFCHECK_MODEL(SoundnessFault, DivergeLast);

@@ -8,30 +8,44 @@
 //               loaded library built without it, liblfcheck_probe_uninstrumented.so, as
 //               a hint). Its lin verdict: linearizable;
 //   probe_racy_stack_gives_up  the same race on probe_rare_stack_gives_up (its pop says
-//               "empty" while values are held): its lin verdict is NOT LINEARIZABLE.
+//               "empty" while values are held): its lin verdict is NOT LINEARIZABLE;
+//   probe_racy_stack_hangs  the race, then thread 0's 1,000th call never returns: the
+//               HANG's record gives the report too.
 // A test-only fixture: the race is the point, and nothing suppresses it.
+#include <chrono>
+#include <thread>
+
 #include "harness/lin_registry.hpp"
 #include "stress/selftest/probe_rare_stack.hpp"
 
 namespace lfcheck::probe_stress {
 
-template <bool kGivesUp>
-struct ProbeRacyStackSpec : ProbeRareStackSpec<kGivesUp> {
-  using Stack = ProbeRareStackSpec<kGivesUp>;
-  static constexpr const char* name = kGivesUp ? "probe_racy_stack_gives_up" : "probe_racy_stack";
+enum class RacyMode { linearizable, gives_up, hangs };
+
+template <RacyMode kMode>
+struct ProbeRacyStackSpec : ProbeRareStackSpec<kMode == RacyMode::gives_up> {
+  using Stack = ProbeRareStackSpec<kMode == RacyMode::gives_up>;
+  static constexpr const char* name = kMode == RacyMode::gives_up ? "probe_racy_stack_gives_up"
+                                      : kMode == RacyMode::hangs  ? "probe_racy_stack_hangs"
+                                                                  : "probe_racy_stack";
   using typename Stack::Call;
   using typename Stack::Result;
   struct Subject : Stack::Subject {
     static inline long calls = 0;  // every thread's calls, unsynchronized on purpose: the race
+    static inline thread_local unsigned own_calls = 0;
     Result run(const Call& c, unsigned t) {
       calls = calls + 1;
+      if (kMode == RacyMode::hangs && t == 0 && ++own_calls == 1000)
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the watchdog ends the process
       return Stack::Subject::run(c, t);
     }
   };
 };
-using ProbeRacyStack = ProbeRacyStackSpec<false>;
-using ProbeRacyStackGivesUp = ProbeRacyStackSpec<true>;
+using ProbeRacyStack = ProbeRacyStackSpec<RacyMode::linearizable>;
+using ProbeRacyStackGivesUp = ProbeRacyStackSpec<RacyMode::gives_up>;
+using ProbeRacyStackHangs = ProbeRacyStackSpec<RacyMode::hangs>;
 LFCHECK_LIN(ProbeRacyStack);
 LFCHECK_LIN(ProbeRacyStackGivesUp);
+LFCHECK_LIN(ProbeRacyStackHangs);
 
 }  // namespace lfcheck::probe_stress

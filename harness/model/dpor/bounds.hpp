@@ -12,8 +12,8 @@ inline std::string bounds(unsigned load_depth) {
   return "no preemption bound; every load choice of Relacy's model with loads reading up to " +
          std::to_string(load_depth) + (load_depth == 1 ? " store" : " stores") +
          " back (no load buffering); spin loops as awaits (an iteration that only read parks until a write"
-         " of what it read), any other retry giving way until another thread steps (Relacy's tree searches hold it"
-         " longer; not yet held to the full search there: the DPOR fuzzer finds outcomes it misses); a timed wait times out"
+         " of what it read), any other retry giving way until the other threads have taken a number of steps"
+         " (a rule that lets through every schedule Relacy's yield priorities let through, and some more); a timed wait times out"
          " eventually (a spin loop never runs forever beside it); at most one spurious compare_exchange_weak"
          " failure per atomic; Relacy's bookkeeping frees not deferred, and a free's deferral observed only by"
          " allocations through Sync::create; allocations of blocks fresh to the execution commute (addresses"

@@ -70,6 +70,7 @@ namespace lfcheck::model::dpor {
 using ThreadMask = std::uint32_t;  // bit t: thread t
 inline ThreadMask bit(unsigned t) { return ThreadMask(1) << t; }
 inline unsigned lowest(ThreadMask m) { return static_cast<unsigned>(__builtin_ctz(m)); }
+constexpr unsigned kNoThread = ~0u;
 
 // The data choices' kinds: Relacy's sched_type values (rl::sched_type_atomic_load ...).
 enum ChoiceKind : unsigned { kLoadChoice = 1, kCasFailChoice = 2, kFreeDeferChoice = 3, kUserChoice = 4 };
@@ -106,6 +107,9 @@ struct Event {
                               // execution whose path agrees on those nodes
   std::uint32_t seq = 0;  // 1-based position among its thread's steps
   std::uintptr_t acquires = 0;  // the mutex the step took (0: none): see lock_race
+  // The step it could not run before (a give-way's wait, scheduler.hpp give_way):
+  // an event index, or SIZE_MAX. Happens-before includes it.
+  std::size_t after = SIZE_MAX;
   Footprint footprint;
   std::uint32_t clock[kMaxThreads] = {};  // happens-before: clock[u] = steps of u before or equal
 };
@@ -162,6 +166,9 @@ class Exploration {
     frees_before_allocation_.clear();
   }
 
+  // Steps of `thread` ended so far in this execution.
+  std::uint32_t steps_of(unsigned thread) const { return seq_[thread]; }
+
   // The running thread allocated a block: every free deferral of this execution
   // so far was observable.
   void allocation() {
@@ -188,16 +195,12 @@ class Exploration {
     n.held = held;
     n.sleep = inherited_sleep(n);
     n.frozen = blocked_at_ != SIZE_MAX || forced_;
-    if ((enabled & ~n.sleep) == 0 && (held & ~n.sleep) != 0) {
-      // Every thread not giving way is asleep: a give-way waits for another
-      // thread's step, and none is to be explored here — the threads giving way
-      // run (they can: a give-way is the search's order, not the program's). Not
-      // a sleep-set block: that is only where every thread that can run sleeps.
-      enabled |= held;
-      held = 0;
-      n.enabled = enabled;
-      n.held = 0;
-    }
+    // Every thread that can run here sleeps, and the rest are held back by a
+    // give-way (waiting for other threads' steps): a sleep-set block like any
+    // other. A held thread goes on only after a sleeping thread's step, and that
+    // step, taken earlier where it was explored, only lets the held thread go
+    // sooner (a give-way waits for a count of steps: scheduler.hpp give_way), so
+    // the executions through here are that node's.
     ThreadMask awake = enabled & ~n.sleep;
     if (forced_) {
       if (forced_next_ >= forced_choices_.size() || !(enabled & bit(forced_choices_[forced_next_])))
@@ -249,7 +252,10 @@ class Exploration {
 
   // The step of `thread` chosen at the latest thread node ended with `footprint`;
   // `acquires`: the mutex it took (0: none).
-  void end_step(unsigned thread, Footprint footprint, std::uintptr_t acquires = 0) {
+  // `after_thread`, `after_seq`: a step of another thread this one could not run
+  // before (kNoThread: none); it happens before this one.
+  void end_step(unsigned thread, Footprint footprint, std::uintptr_t acquires = 0, unsigned after_thread = kNoThread,
+                std::uint32_t after_seq = 0) {
     if (last_thread_node_ == SIZE_MAX) return;
     Node& n = path_[last_thread_node_];
     if (n.chosen != thread) {  // not the step that node started: the run is not the one the path says
@@ -274,6 +280,12 @@ class Exploration {
     e.end_depth = depth_;
     e.seq = ++seq_[thread];
     e.acquires = acquires;
+    if (after_thread != kNoThread)
+      for (std::size_t i = events_.size(); i-- > 0;)
+        if (events_[i].thread == after_thread && events_[i].seq == after_seq) {
+          e.after = i;
+          break;
+        }
     e.footprint = std::move(footprint);
     events_.push_back(std::move(e));
     ++next_event_;
@@ -455,6 +467,8 @@ class Exploration {
       Event& ej = events_[j];
       std::uint32_t c[kMaxThreads];
       std::copy(last_clock[ej.thread], last_clock[ej.thread] + kMaxThreads, c);
+      if (ej.after != SIZE_MAX)
+        for (unsigned u = 0; u < kMaxThreads; ++u) c[u] = std::max(c[u], events_[ej.after].clock[u]);
       if (ej.acquires) lock_race(j, c);
       for (std::size_t i = j; i-- > 0;) {
         const Event& ei = events_[i];
@@ -640,6 +654,7 @@ class Exploration {
     }
     // e_L's clock without the k stores' edges.
     std::uint32_t clock[kMaxThreads] = {};
+    if (el.after != SIZE_MAX) std::copy(events_[el.after].clock, events_[el.after].clock + kMaxThreads, clock);
     for (std::size_t i = n.load_event; i-- > 0;) {
       const Event& e = events_[i];
       if (e.thread == el.thread) {

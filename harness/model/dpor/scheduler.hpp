@@ -148,7 +148,12 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     for (auto& n : allocations_) n = 0;
     mutex_owners_.clear();
     for (auto& p : wait_phase_) p = WaitPhase::none;
-    yielded_ = 0;
+    for (unsigned t = 0; t < N; ++t) {
+      give_ways_[t] = 0;
+      need_[t] = GiveWayNeed{};
+      after_[t] = AfterStep{};
+    }
+    yielders_ = 0;
     first_ = search_.choose_thread(enabled_mask(), 0);
     begin_step(first_);
     return static_cast<rl::thread_id_t>(first_);
@@ -199,23 +204,23 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     if (current->state_ == rl::thread_state_running && !has_pending_[t] && wait_phase_[t] != WaitPhase::relocking)
       unknown_next_[t] = true;
     // A spin hint: an iteration that changed nothing parks the thread until a
-    // write it read (awaits.hpp); one that did gives way — the thread runs again
-    // only after another thread has taken a step (else a retry loop that writes
-    // would be explored spinning forever). Relacy's tree searches hold a yielder
-    // by their yield priorities instead, and the two rules are not equivalent: the
-    // DPOR fuzzer finds outcomes of the full search that DPOR misses here (the open
-    // finding of issue 43, docs/model.md; every verdict's bounds say so).
-    if (spin && !awaits_.hint(t)) yielded_ |= dpor::bit(t);
+    // write it read (awaits.hpp); one that did gives way (give_way below).
+    if (yield) yielders_ |= dpor::bit(t);
+    if (spin && !awaits_.hint(t)) give_way(t);
 
     dpor::ThreadMask enabled = enabled_mask();
     // Not run into a mutex another thread holds (waiting_for_mutex) — unless no
     // other thread can run: then they park in Relacy, which reports the deadlock.
     const dpor::ThreadMask waiting = enabled & waiting_for_mutex();
     if ((enabled & ~waiting) != 0) enabled &= ~waiting;
-    dpor::ThreadMask held = 0;  // runnable, but giving way after a retry that wrote
-    if ((enabled & ~yielded_) != 0) {
-      held = enabled & yielded_;
-      enabled &= ~yielded_;
+    // Runnable, but held back by a give-way whose count of other threads' steps
+    // is not reached — unless every thread that can run is held: then they run
+    // (Relacy purges its held threads when no thread can run).
+    const dpor::ThreadMask holding = held_back();
+    dpor::ThreadMask held = 0;
+    if ((enabled & ~holding) != 0) {
+      held = enabled & holding;
+      enabled &= ~holding;
     }
     if (enabled == 0) {
       // Every live thread waits in a spin loop for a write no thread will make
@@ -364,6 +369,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
 
   void begin_step(unsigned t) {
     running_ = t;
+    take_give_way(t);
     step_.clear();
     own_frees_ = 0;
     resumed_ = !has_pending_[t] && started_[t] && has_last_op_[t];
@@ -397,13 +403,96 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
     }
   }
 
+  // --- give-ways: a retry's spin hint --------------------------------------------
+  // A spin loop whose iteration wrote (a compare-exchange retry, a loop that
+  // stores while it waits) is not an await: it gives way at its hint. Relacy's
+  // tree searches hold a yielding thread back by its yield priorities
+  // (relacy/full_search_scheduler.hpp, yield_priority and schedule_impl): at a
+  // yield of t, every other live thread y whose count of scheduling points made
+  // while holding a thread (since t's previous yield) is 0 holds t, until each
+  // such y reaches its next scheduling point; with no thread able to run, every
+  // held thread runs. DPOR does not copy that rule: which thread holds whom
+  // depends on where the others' steps fall between t's hints, so exploring it
+  // would order each give-way against every other step (tried: the README's
+  // 2x2 treiber enumeration no longer ended). It holds t by a weaker rule that
+  // lets through every schedule Relacy's rule lets through, and still bounds a
+  // retry loop by the other threads' progress:
+  //   - t's give-ways 1, 3, 5, ... (the odd ones), while no other thread has
+  //     yielded in this execution (any spin hint): the step after give-way
+  //     2m-1 waits until every other thread has taken m steps in all (or
+  //     finished). Then a holder y only ever holds t, so from y's side Relacy
+  //     alternates: a hint right after one y held is free of y (y counted while
+  //     holding), any other is held by y — among t's hints 1..2m-1 at least m
+  //     held by y, each until a step of y after it: m distinct steps of y before
+  //     the step after hint 2m-1. (t's hints that park it as an await are hints
+  //     too: counting only its give-ways asks for fewer steps.)
+  //   - once another thread has yielded (three or more threads): t's give-ways
+  //     2, 4, 6, ...: the step after give-way 2m waits until the other threads
+  //     have taken m steps together (or all finished). Two hints of t with no
+  //     other step between them: the second holds t in Relacy (nobody counted
+  //     since the first), so each pair of hints (2j-1, 2j) has another thread's
+  //     step before the step after 2j.
+  // Whether t waits now depends only on how many steps the others took and
+  // whether another thread yielded, never on where those fell: a step or a yield
+  // of another thread moved earlier only lets t go sooner, so the reduction's
+  // equivalences (sleep sets, reversed races) hold as for any step that enables
+  // another. With two threads the step t waited for is one step of one thread
+  // (the other's m-th, or its last): the step after the give-way is ordered
+  // after it (Exploration::end_step's `after`), so no reversal tries to run it
+  // before that step. The DPOR fuzzer holds this to Relacy's full search at two
+  // and three threads (tests/dpor_fuzz.sh).
+  void give_way(unsigned t) {
+    need_[t].active = true;
+    need_[t].give_way = ++give_ways_[t];
+  }
+  bool finished(unsigned u) const { return this->threads_[u].state_ == rl::thread_state_finished; }
+  // Whether t's next step still waits for the other threads' steps.
+  bool waits_for_others(unsigned t) const {
+    const GiveWayNeed& need = need_[t];
+    if (!need.active) return false;
+    const std::uint32_t k = need.give_way;
+    if (N == 2 || !(yielders_ & ~dpor::bit(t))) {
+      if (k % 2 == 0) return false;
+      for (unsigned u = 0; u < N; ++u)
+        if (u != t && !finished(u) && search_.steps_of(u) < (k + 1) / 2) return true;
+      return false;
+    }
+    if (k % 2 == 1) return false;
+    std::uint32_t steps = 0;
+    bool all_finished = true;
+    for (unsigned u = 0; u < N; ++u) {
+      if (u == t) continue;
+      steps += search_.steps_of(u);
+      all_finished = all_finished && finished(u);
+    }
+    return steps < k / 2 && !all_finished;
+  }
+  dpor::ThreadMask held_back() const {
+    dpor::ThreadMask m = 0;
+    for (unsigned t = 0; t < N; ++t)
+      if (waits_for_others(t)) m |= dpor::bit(t);
+    return m;
+  }
+  // t's step after a give-way begins: with two threads it is ordered after the
+  // other's step it waited for (its m-th, or its last if it finished first); run
+  // without it (every thread that could run was held), it is ordered after nothing.
+  void take_give_way(unsigned t) {
+    const GiveWayNeed need = need_[t];
+    need_[t] = GiveWayNeed{};
+    if (!need.active || N != 2 || need.give_way % 2 == 0) return;
+    const unsigned other = 1 - t;
+    const std::uint32_t want = (need.give_way + 1) / 2, done = search_.steps_of(other);
+    if (done >= want) after_[t] = AfterStep{other, want};
+    else if (finished(other) && done > 0) after_[t] = AfterStep{other, done};
+  }
+
   // `blocked`: the step ended with t parked in Relacy (a wait, a lock it did not get).
   void close_step(unsigned t, bool blocked) {
     if (running_ != t) return;
-    yielded_ &= dpor::bit(t);  // a step of t: every other thread that gave way may run again
     awaits_.step(t, step_, N);
     const std::uintptr_t acquired = track_mutexes(t, blocked);
-    search_.end_step(t, std::move(step_), acquired);
+    search_.end_step(t, std::move(step_), acquired, after_[t].thread, after_[t].seq);
+    after_[t] = AfterStep{};
     step_ = dpor::Footprint{};
     running_ = kNone;
   }
@@ -601,7 +690,21 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   dpor::raw_vector<FreedBlock> freed_;  // blocks the code freed in this execution, not yet handed out again
   std::uint64_t allocations_[N + 1] = {};  // allocations so far: [0] the harness, [t + 1] thread t
   dpor::raw_vector<std::uintptr_t> spurious_;  // objects whose weak CAS failed spuriously
-  dpor::ThreadMask yielded_ = 0;  // gave way at a spin hint; runs after another thread's step
+  // Give-ways (give_way), per thread: its give-ways so far this execution,
+  // whether its next step comes right after one, and the step the running one
+  // is ordered after.
+  struct GiveWayNeed {
+    bool active = false;          // t's next step comes right after a give-way
+    std::uint32_t give_way = 0;   // which of t's give-ways (1-based)
+  };
+  struct AfterStep {
+    unsigned thread = dpor::kNoThread;  // none
+    std::uint32_t seq = 0;
+  };
+  std::uint32_t give_ways_[N] = {};
+  GiveWayNeed need_[N] = {};
+  dpor::ThreadMask yielders_ = 0;  // threads that yielded (any spin hint) in this execution
+  AfterStep after_[N] = {};
   unsigned first_ = 0;  // the thread this execution began with (its fiber ran the constructor and before())
   bool resumed_ = false;  // the running step goes on with the operation its thread parked in
   struct MutexOwner {

@@ -142,10 +142,10 @@ int print_summary(const RunFacts& f, const Tally& t) {
     std::printf("dpor-fuzz: %llu comparison%s with outcomes only dpor found (above: schedules DPOR runs and the "
                 "full search does not, not a failure)\n",
                 static_cast<unsigned long long>(superset), superset == 1 ? "" : "s");
-  else if (status == cli::kCheckFailed)
+  if (status == cli::kCheckFailed)
     std::printf("dpor-fuzz: %zu disagreement%s (each above, with its replay line)\n", t.disagreements.size(),
                 t.disagreements.size() == 1 ? "" : "s");
-  else
+  else if (t.compared == 0 && t.lost.empty() && !f.interrupted)
     std::printf("dpor-fuzz: no program compared: every program was skipped (above: why)\n");
   return status;
 }
