@@ -578,10 +578,11 @@ class Exploration {
       const unsigned tj = events_[j].thread;
       n.backtrack |= (startable & bit(tj)) ? bit(tj) : bit(lowest(startable));
     } else if (initials & n.held) {
-      // An initial was only held back there (it gave way): any other thread's step
-      // releases it, not just a step of v or e_i, so every thread enabled there
-      // is a way to the reversal (conservative, as Flanagan-Godefroid's DPOR does
-      // where the initial is not enabled).
+      // An initial was only held back there (it gave way): other threads' steps
+      // release it (a count of them, scheduler.hpp give_way), not just steps of v
+      // or e_i, so every thread enabled there is a way to the reversal
+      // (conservative, as Flanagan-Godefroid's DPOR does where the initial is not
+      // enabled).
       n.backtrack |= n.enabled & ~n.sleep;
     }
     // Else no initial can start at that node (each is blocked there on a mutex, a

@@ -440,7 +440,7 @@ class dpor_scheduler : public rl::scheduler<dpor_scheduler<N>, rl::scheduler_thr
   // (the other's m-th, or its last): the step after the give-way is ordered
   // after it (Exploration::end_step's `after`), so no reversal tries to run it
   // before that step. The DPOR fuzzer holds this to Relacy's full search at two
-  // and three threads (tests/dpor_fuzz.sh).
+  // and three threads (model.dpor_fuzz, model.dpor_truth in tests/CMakeLists.txt).
   void give_way(unsigned t) {
     need_[t].active = true;
     need_[t].give_way = ++give_ways_[t];
