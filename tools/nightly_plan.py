@@ -29,7 +29,8 @@ The night in two phases, so that every part gets work at every accepted budget:
                 per structure), lin, the DPOR fuzzer, and last
                 the stress parts, whose chunks are exact (--duration) and absorb what the
                 others' estimates missed.
-A chunk is sized to the time it has at the rate its part measured tonight (Costs); before
+A chunk is sized to the time it has at the rate its part measured tonight (Costs; a
+model part's PCT chunk to a third of it, then again to what is left); before
 any measurement, at the a priori FIRST_SECONDS. A part that failed or erred is done: its
 result is in the report. A budget whose phase A does not fit in PHASE_A_SHARE of it is
 refused before anything runs (minimum_budget: the smallest that works, in whole minutes).
@@ -46,6 +47,12 @@ TIMED = {"tsan", "asan", "dpor-fuzz", "verify"}   # a chunk runs for a given tim
 MODEL_FIRST_ITERATIONS = 1000      # phase A: one slice of PCT per scenario
 MODEL_MIN_ITERATIONS = 1000        # a PCT chunk's least size per scenario
 MODEL_MAX_ITERATIONS = 1000000     # and its most
+# A PCT chunk of phase B takes a third of the time its part has left: its rate was
+# measured on one earlier chunk, and a machine's pace can differ by 2x either way
+# from one chunk to the next, so a chunk sized to all the time left could run 4x
+# over; a third runs at most 4/3 over, and the next chunk is sized again, at the
+# rate just measured, to what is left.
+MODEL_PCT_CHUNK_DIVISOR = 3
 DPOR_MIN_EXECUTIONS = 2000         # a DPOR chunk's least budget per scenario
 DPOR_MAX_EXECUTIONS = 500000       # the default plan's
 DPOR_SHARE = 0.5                   # of a model part's phase-B time, for its DPOR chunk
@@ -357,7 +364,7 @@ class Planner:
                 budget = int((left * DPOR_SHARE - overhead) / c.model_rate(part, "dpor"))
                 if budget >= DPOR_MIN_EXECUTIONS:
                     return {"scheduler": "dpor", "dpor_executions": min(DPOR_MAX_EXECUTIONS, budget)}
-            iterations = int((left - overhead) / c.model_rate(part, "pct"))
+            iterations = int((left - overhead) / MODEL_PCT_CHUNK_DIVISOR / c.model_rate(part, "pct"))
             iterations = min(MODEL_MAX_ITERATIONS, iterations)
             return {"scheduler": "pct", "iterations": iterations} if iterations >= MODEL_MIN_ITERATIONS else None
         return None
